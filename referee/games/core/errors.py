@@ -1,0 +1,31 @@
+"""Errors raised by the engine contract.
+
+Every message is written for a person: it says what was wrong and what to do instead.
+"""
+
+from __future__ import annotations
+
+
+class SkyarenaError(Exception):
+    """Base of every error the engines raise on purpose."""
+
+
+class IllegalAction(SkyarenaError):
+    """An action that is not legal for that seat now; the state is left unchanged."""
+
+
+class UnknownGame(SkyarenaError):
+    """A game name that is not registered."""
+
+
+class OptionError(SkyarenaError):
+    """A bad game option: unknown name, wrong type, a value outside the allowed set,
+    or options that contradict each other."""
+
+
+class PlayerCountError(SkyarenaError):
+    """A player count outside the game's range."""
+
+
+class ReplayError(SkyarenaError):
+    """A replay that cannot be read or whose re-play does not match what it recorded."""

@@ -1,0 +1,215 @@
+"""The shared State API every game implements (the OpenSpiel-style contract of DESIGN.md).
+
+A game subclasses :class:`State` and supplies the rules; this base owns what must be
+identical across games: validating ``apply`` (illegal input leaves the state untouched),
+recording moves and chance outcomes for the replay, the state hash, and cheap cloning of
+the shared fields. History is a persistent linked list so clones share it for free.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Hashable, Iterator, Mapping, Sequence, TypeVar
+
+from .errors import IllegalAction
+from .result import Result
+from .rng import CounterRng
+
+T = TypeVar("T")
+
+# An action is any immutable, hashable value whose str() is its canonical notation.
+Action = Hashable
+
+# History node: (previous node, entry). Entries are ("m", ((seat, action), ...)) for moves
+# and ("c", label, value) for chance outcomes.
+HistoryNode = tuple[Any, tuple[Any, ...]] | None
+
+
+class State(ABC):
+    """One position of one game. See DESIGN.md, "Engine contract"."""
+
+    game: ClassVar[str] = ""
+
+    __slots__ = ("players", "seed", "options", "_rng", "_history", "_decisions")
+
+    def __init__(self, players: int, seed: int, options: Mapping[str, Any]) -> None:
+        self.players = players
+        self.seed = seed
+        # Treated as read-only and shared between clones.
+        self.options: dict[str, Any] = dict(options)
+        self._rng = CounterRng(seed)
+        self._history: HistoryNode = None
+        self._decisions = 0
+
+    # ----- the rules: supplied by each game -------------------------------------------
+    @abstractmethod
+    def to_move(self) -> tuple[int, ...]:
+        """Seats that must act now; () when the game is over; several for simultaneous choices."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Any]:
+        """Legal actions of that seat in canonical order; [] if it is not to move."""
+
+    @abstractmethod
+    def _apply(self, actions: dict[int, Any]) -> None:
+        """Apply already-validated actions of every seat in to_move()."""
+
+    @abstractmethod
+    def observation(self, seat: int) -> dict[str, Any]:
+        """Everything that seat may know, as JSON-ready data, and nothing more."""
+
+    @abstractmethod
+    def public_view(self) -> dict[str, Any]:
+        """What a spectator may know."""
+
+    @abstractmethod
+    def result(self) -> Result | None:
+        """The result once the game is over, else None."""
+
+    @abstractmethod
+    def _copy_into(self, twin: "State") -> None:
+        """Copy the game's own fields into a fresh instance (no deepcopy)."""
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """The complete game state as JSON-ready data (hidden parts included); hashed."""
+
+    @abstractmethod
+    def resample_hidden(self, seat: int, rng: CounterRng) -> "State":
+        """A clone in which everything ``seat`` cannot see is redrawn at random, consistent
+        with what it has seen. The no-leak invariant checks that its observation and legal
+        actions do not change."""
+
+    # ----- shared machinery ------------------------------------------------------------
+    def is_over(self) -> bool:
+        return not self.to_move()
+
+    def parse_action(self, seat: int, text: str) -> Any:
+        """The legal action of ``seat`` whose canonical string is ``text``."""
+        text = text.strip()
+        for action in self.legal_actions(seat):
+            if str(action) == text:
+                return action
+        raise IllegalAction(self._illegal_message(seat, text))
+
+    def _illegal_message(self, seat: int, text: str) -> str:
+        legal = [str(a) for a in self.legal_actions(seat)]
+        if not legal:
+            return f"{self.game}: seat {seat} is not to move now (to move: {list(self.to_move())})."
+        shown = ", ".join(legal[:8]) + (f", ... ({len(legal)} in all)" if len(legal) > 8 else "")
+        return f"{self.game}: {text!r} is not a legal action for seat {seat} now; legal: {shown}."
+
+    def is_legal(self, seat: int, action: Any) -> bool:
+        """Games may override with a faster test; must agree with legal_actions()."""
+        return action in self.legal_actions(seat)
+
+    def apply(self, actions: Mapping[int, Any]) -> None:
+        """Apply one action per seat in to_move(); strings are parsed. Illegal -> IllegalAction,
+        and the state is exactly as before."""
+        movers = self.to_move()
+        if not movers:
+            raise IllegalAction(f"{self.game}: the game is over; no more actions.")
+        if len(actions) != len(movers) or set(actions) != set(movers):
+            raise IllegalAction(
+                f"{self.game}: expected one action for each of seats {list(movers)}, got seats {sorted(actions)}."
+            )
+        checked: dict[int, Any] = {}
+        for seat in movers:
+            action = actions[seat]
+            if isinstance(action, str):
+                action = self.parse_action(seat, action)
+            elif not self.is_legal(seat, action):
+                raise IllegalAction(self._illegal_message(seat, str(action)))
+            checked[seat] = action
+        self._history = (self._history, ("m", tuple(checked.items())))
+        self._decisions += 1
+        self._apply(checked)
+
+    def clone(self) -> "State":
+        cls = self.__class__
+        twin = cls.__new__(cls)
+        twin.players = self.players
+        twin.seed = self.seed
+        twin.options = self.options
+        twin._rng = self._rng.copy()
+        twin._history = self._history
+        twin._decisions = self._decisions
+        self._copy_into(twin)
+        return twin
+
+    @property
+    def decisions(self) -> int:
+        """Number of apply() calls so far."""
+        return self._decisions
+
+    # ----- chance: every outcome is drawn here and recorded ------------------------------
+    def _chance(self, label: str, value: Any) -> None:
+        self._history = (self._history, ("c", label, value))
+
+    def roll_dice(self, label: str, count: int, sides: int = 6) -> list[int]:
+        rng = self._rng
+        values = [rng.below(sides) + 1 for _ in range(count)]
+        self._chance(label, values)
+        return values
+
+    def draw_below(self, label: str, n: int) -> int:
+        value = self._rng.below(n)
+        self._chance(label, value)
+        return value
+
+    def shuffle(self, label: str, items: Sequence[T]) -> list[T]:
+        """A shuffled copy; the replay records the permutation (indices into ``items``)."""
+        order = self._rng.shuffled(range(len(items)))
+        self._chance(label, order)
+        return [items[i] for i in order]
+
+    # ----- replay and hashing ----------------------------------------------------------
+    def history(self) -> list[tuple[Any, ...]]:
+        entries: list[tuple[Any, ...]] = []
+        node = self._history
+        while node is not None:
+            node, entry = node
+            entries.append(entry)
+        entries.reverse()
+        return entries
+
+    def iter_moves(self) -> Iterator[dict[int, Any]]:
+        for entry in self.history():
+            if entry[0] == "m":
+                yield dict(entry[1])
+
+    def state_hash(self) -> str:
+        payload = {"game": self.snapshot(), "rng": self._rng.counter, "decisions": self._decisions}
+        text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+    def replay(self) -> list[dict[str, Any]]:
+        """The replay as a list of JSON-ready records (one per line in a .jsonl file)."""
+        from .registry import spec as game_spec
+
+        records: list[dict[str, Any]] = [
+            {
+                "type": "header",
+                "format": 1,
+                "game": self.game,
+                "version": game_spec(self.game).version,
+                "players": self.players,
+                "seed": self.seed,
+                "options": self.options,
+            }
+        ]
+        n = 0
+        for entry in self.history():
+            if entry[0] == "m":
+                n += 1
+                records.append({"type": "move", "n": n, "actions": {str(s): str(a) for s, a in entry[1]}})
+            else:
+                records.append({"type": "chance", "label": entry[1], "value": entry[2]})
+        result = self.result()
+        end: dict[str, Any] = {"type": "end", "decisions": self._decisions, "hash": self.state_hash()}
+        if result is not None:
+            end["result"] = result.to_json()
+        records.append(end)
+        return records

@@ -1,0 +1,1 @@
+"""Not yet implemented: registers nothing until its engine lands."""

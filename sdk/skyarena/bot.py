@@ -1,0 +1,76 @@
+"""The ``Bot`` base class that bot authors subclass."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Sequence
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    """What a bot is told when a match starts.
+
+    ``options`` are the game options in force, except ``setup`` (it would reveal the deal).
+    ``bot_seed`` seeds ``Bot.random`` so a bot's own randomness is reproducible; it says
+    nothing about the dice or the deck.
+    """
+
+    game: str
+    seat: int
+    players: int
+    options: dict[str, Any] = field(default_factory=dict)
+    bot_seed: int = 0
+    match_id: str = ""
+
+
+class Bot:
+    """Subclass and implement :meth:`act`.
+
+    ``act(observation, legal_actions)`` receives the game's typed observation (what your
+    seat may know) and the legal actions in canonical order, and returns one of them, its
+    notation string, or its index. The same class plays locally (``skyarena play``) and on
+    the platform, unchanged.
+    """
+
+    name: ClassVar[str | None] = None
+
+    def __init__(self) -> None:
+        self.random = random.Random(0)
+        self.info: MatchInfo | None = None
+
+    # ----- hooks -------------------------------------------------------------------
+    def on_match_start(self, info: MatchInfo) -> None:
+        """Called once before the first decision."""
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        raise NotImplementedError(f"{type(self).__name__} must implement act(observation, legal_actions)")
+
+    def on_match_end(self, info: MatchInfo, result: dict[str, Any]) -> None:
+        """Called once with the final result (ranks, scores, reason) as a dict."""
+
+    # ----- used by the runners -------------------------------------------------------
+    def start(self, info: MatchInfo) -> None:
+        self.info = info
+        self.random = random.Random(info.bot_seed)
+        self.on_match_start(info)
+
+    @classmethod
+    def display_name(cls) -> str:
+        return cls.name or cls.__name__
+
+
+def bot_seed(match_seed: int, seat: int, salt: str = "") -> int:
+    """A per-seat seed for a bot's own randomness that reveals nothing of the match seed."""
+    digest = hashlib.sha256(f"skyarena-bot:{match_seed}:{seat}:{salt}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+class RandomBot(Bot):
+    """Plays a uniformly random legal action: the baseline every game has."""
+
+    name = "random"
+
+    def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
+        return self.random.randrange(len(legal_actions))
