@@ -5,7 +5,7 @@ when imported below."""
 from importlib import import_module
 
 from .core import (
-    GAMES, Action, CounterRng, GameSpec, IllegalAction, OptionError, OptionSpec, PlayerCountError,
+    GAMES, Action, CounterRng, GameSpec, IllegalAction, MalformedAction, OptionError, OptionSpec, PlayerCountError,
     ReplayError, Result, SkyarenaError, State, UnknownGame, make, register, spec,
 )
 
@@ -16,7 +16,7 @@ for _package in GAME_PACKAGES:
     import_module(f"{__name__}.{_package}")
 
 __all__ = [
-    "GAMES", "GAME_PACKAGES", "Action", "CounterRng", "GameSpec", "IllegalAction", "OptionError",
+    "GAMES", "GAME_PACKAGES", "Action", "CounterRng", "GameSpec", "IllegalAction", "MalformedAction", "OptionError",
     "OptionSpec", "PlayerCountError", "ReplayError", "Result", "SkyarenaError", "State",
     "UnknownGame", "make", "register", "spec",
 ]

@@ -14,6 +14,11 @@ class IllegalAction(SkyarenaError):
     """An action that is not legal for that seat now; the state is left unchanged."""
 
 
+class MalformedAction(IllegalAction):
+    """Text that is not in the game's action notation at all (as opposed to a well-formed
+    action that is not legal now)."""
+
+
 class UnknownGame(SkyarenaError):
     """A game name that is not registered."""
 

@@ -1,0 +1,38 @@
+# Every target works as the first command on a fresh machine with Python 3.11+:
+# it creates (or reuses) the project's own virtual environment and installs what it needs.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: install test lint demo bench golden proto clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[server,dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -n auto --durations=15
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+demo: $(STAMP)
+	$(BIN)/skyarena demo
+
+bench: $(STAMP)
+	mkdir -p bench/results
+	$(BIN)/python bench/engines.py --json-out bench/results/engines.json
+
+golden: $(STAMP)
+	$(BIN)/python -m tests.games.golden --write
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache bench/results

@@ -1,0 +1,63 @@
+"""Clocks: a per-move limit, a time bank for overage, and a longer first move.
+
+A move that takes longer than its limit draws the excess from the seat's bank; a move
+that exhausts the bank is a timeout. The first decision of each seat gets
+``first_move_s`` instead of ``move_s`` (bots load models, warm caches).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    move_s: float = 1.0
+    bank_s: float = 10.0
+    first_move_s: float = 5.0
+
+    def __post_init__(self) -> None:
+        for name in ("move_s", "bank_s", "first_move_s"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"time control {name} must be >= 0, got {getattr(self, name)}")
+
+    def to_json(self) -> dict[str, float]:
+        return {"move_s": self.move_s, "bank_s": self.bank_s, "first_move_s": self.first_move_s}
+
+    @staticmethod
+    def unlimited() -> "TimeControl":
+        return TimeControl(move_s=float("inf"), bank_s=0.0, first_move_s=float("inf"))
+
+
+class SeatClock:
+    """One seat's clock. ``charge`` books a finished decision and says if it was in time."""
+
+    __slots__ = ("control", "bank_s", "moves", "used_s")
+
+    def __init__(self, control: TimeControl) -> None:
+        self.control = control
+        self.bank_s = control.bank_s
+        self.moves = 0
+        self.used_s = 0.0
+
+    def limit_s(self) -> float:
+        """The limit for the next decision, before the bank."""
+        return self.control.first_move_s if self.moves == 0 else self.control.move_s
+
+    def deadline_s(self) -> float:
+        """Longest the next decision may take: its limit plus what is left in the bank."""
+        return self.limit_s() + self.bank_s
+
+    def charge(self, elapsed_s: float) -> bool:
+        """Book ``elapsed_s`` for one decision; False (and an empty bank) if it overran."""
+        limit = self.limit_s()
+        self.moves += 1
+        self.used_s += elapsed_s
+        overage = elapsed_s - limit
+        if overage <= 0:
+            return True
+        if overage <= self.bank_s:
+            self.bank_s -= overage
+            return True
+        self.bank_s = 0.0
+        return False

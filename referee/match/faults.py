@@ -1,0 +1,30 @@
+"""Fault records: what went wrong with a seat, on which decision, and why."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from enum import Enum
+from typing import Any
+
+
+class FaultKind(str, Enum):
+    TIMEOUT = "timeout"          # no answer within the move limit plus bank
+    EXCEPTION = "exception"      # the bot raised (or its process died)
+    ILLEGAL = "illegal"          # a well-formed action that is not legal now
+    UNPARSEABLE = "unparseable"  # an answer that is not an action, its notation or a valid index
+    DISCONNECT = "disconnect"    # a remote seat's stream closed
+
+
+@dataclass(frozen=True)
+class Fault:
+    seat: int
+    turn: int          # the match's decision number (1-based) at which it happened
+    kind: FaultKind
+    reason: str        # a sentence a bot author can act on
+    strike: int        # this seat's strike count after this fault
+    forfeit: bool      # this strike made the seat forfeit
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["kind"] = self.kind.value
+        return data

@@ -1,0 +1,276 @@
+"""One match of any game among any seats, with clocks, strikes, fallback and forfeit.
+
+The runner is a state machine driven from outside: ``pending()`` lists the decisions it
+waits for, ``submit``/``fail`` deliver them, and it applies a joint action as soon as every
+seat to move has answered. Seats that forfeited are played by the fallback policy without
+being asked. Both the in-process local driver and the asyncio gRPC referee drive it, so
+fault handling is identical everywhere.
+
+Fallback action (documented in the README): the first legal action in canonical order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from referee.games import GAMES, IllegalAction, MalformedAction, Result, State
+
+from .clock import SeatClock, TimeControl
+from .faults import Fault, FaultKind
+
+FallbackPolicy = Callable[[State, int], Any]
+
+
+def first_legal_action(state: State, seat: int) -> Any:
+    """The documented fallback: the first legal action in canonical order."""
+    return state.legal_actions(seat)[0]
+
+
+@dataclass(frozen=True)
+class DecisionRequest:
+    """What a seat is asked: its view, its legal actions and its clock."""
+
+    seat: int
+    turn: int
+    observation: dict[str, Any]
+    legal_actions: list[Any]
+    time_limit_s: float     # this move's limit before the bank is touched
+    bank_s: float           # what is left in the seat's bank
+
+    @property
+    def deadline_s(self) -> float:
+        return self.time_limit_s + self.bank_s
+
+
+@dataclass
+class MatchRecord:
+    """Everything a match produced: the (fault-adjusted) result, faults, replay."""
+
+    game: str
+    players: int
+    seed: int
+    options: dict[str, Any]
+    match_id: str
+    result: Result
+    engine_result: Result
+    faults: list[Fault]
+    forfeited: list[int]
+    unrated: list[int]
+    decisions: int
+    time_used_s: list[float]
+    replay: list[dict[str, Any]] = field(repr=False, default_factory=list)
+
+    def to_json(self, with_replay: bool = False) -> dict[str, Any]:
+        data = {
+            "match_id": self.match_id,
+            "game": self.game,
+            "players": self.players,
+            "seed": self.seed,
+            "result": self.result.to_json(),
+            "engine_result": self.engine_result.to_json(),
+            "faults": [f.to_json() for f in self.faults],
+            "forfeited": self.forfeited,
+            "unrated": self.unrated,
+            "decisions": self.decisions,
+            "time_used_s": [round(t, 6) for t in self.time_used_s],
+        }
+        if with_replay:
+            data["replay"] = self.replay
+        return data
+
+    def replay_records(self) -> list[dict[str, Any]]:
+        """The engine replay plus a trailing 'match' record with faults and forfeits."""
+        extra = {"type": "match", **self.to_json()}
+        return [*self.replay, extra]
+
+
+class MatchRunner:
+    def __init__(
+        self,
+        state: State,
+        time_control: TimeControl | None = None,
+        strike_limit: int = 3,
+        fallback: FallbackPolicy = first_legal_action,
+        match_id: str = "",
+    ) -> None:
+        if strike_limit < 1:
+            raise ValueError("strike_limit must be at least 1")
+        self.state = state
+        self.time_control = time_control or TimeControl()
+        self.strike_limit = strike_limit
+        self.fallback = fallback
+        self.match_id = match_id
+        self.clocks = [SeatClock(self.time_control) for _ in range(state.players)]
+        self.strikes = [0] * state.players
+        self.forfeited: list[int] = []
+        self.faults: list[Fault] = []
+        self._answers: dict[int, Any] = {}
+        self._limit = GAMES[state.game].max_decisions
+        self._advance()
+
+    # ----- driving -----------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        return self.state.is_over()
+
+    @property
+    def turn(self) -> int:
+        return self.state.decisions + 1
+
+    def pending(self) -> list[DecisionRequest]:
+        """The decisions still awaited for the current step (forfeited seats excluded)."""
+        state = self.state
+        requests = []
+        for seat in state.to_move():
+            if seat in self._answers:
+                continue
+            clock = self.clocks[seat]
+            requests.append(DecisionRequest(
+                seat=seat,
+                turn=self.turn,
+                observation=state.observation(seat),
+                legal_actions=state.legal_actions(seat),
+                time_limit_s=clock.limit_s(),
+                bank_s=clock.bank_s,
+            ))
+        return requests
+
+    def submit(self, seat: int, answer: Any, elapsed_s: float) -> Fault | None:
+        """A seat's answer: an action, its notation or its index. Returns the fault, if any."""
+        self._expect(seat)
+        clock = self.clocks[seat]
+        if not clock.charge(elapsed_s):
+            limit = clock.limit_s() if clock.moves > 1 else clock.control.first_move_s
+            return self._fault(seat, FaultKind.TIMEOUT,
+                               f"answered after {elapsed_s:.3f} s, past the move limit of {limit:.3f} s "
+                               "and the rest of the time bank")
+        try:
+            action = self._resolve(seat, answer)
+        except MalformedAction as exc:
+            return self._fault(seat, FaultKind.UNPARSEABLE, str(exc))
+        except IllegalAction as exc:
+            return self._fault(seat, FaultKind.ILLEGAL, str(exc))
+        except (TypeError, ValueError) as exc:
+            return self._fault(seat, FaultKind.UNPARSEABLE, str(exc))
+        self._answers[seat] = action
+        self._advance()
+        return None
+
+    def fail(self, seat: int, kind: FaultKind, reason: str, elapsed_s: float = 0.0) -> Fault:
+        """The seat produced no usable answer (crash, timeout detected by the driver, disconnect)."""
+        self._expect(seat)
+        self.clocks[seat].charge(elapsed_s)
+        if kind is FaultKind.TIMEOUT:
+            self.clocks[seat].bank_s = 0.0
+        return self._fault(seat, kind, reason)
+
+    def fail_outside_turn(self, seat: int, kind: FaultKind, reason: str) -> Fault:
+        """A fault that happened while the seat was not asked (e.g. a crash at match start)."""
+        fault = self._strike(seat, kind, reason)
+        self._advance()
+        return fault
+
+    # ----- internals -----------------------------------------------------------------
+    def _expect(self, seat: int) -> None:
+        if self.finished:
+            raise RuntimeError("the match is over")
+        if seat not in self.state.to_move() or seat in self._answers:
+            raise RuntimeError(f"seat {seat} is not awaited now (turn {self.turn})")
+
+    def _resolve(self, seat: int, answer: Any) -> Any:
+        state = self.state
+        if isinstance(answer, str):
+            return state.parse_action(seat, answer)
+        if isinstance(answer, bool):
+            raise TypeError(f"a bot answered {answer!r}; answer with an action, its notation string or its index")
+        if isinstance(answer, int):
+            legal = state.legal_actions(seat)
+            if not 0 <= answer < len(legal):
+                raise ValueError(f"index {answer} is out of range: there are {len(legal)} legal actions "
+                                 f"(0..{len(legal) - 1})")
+            return legal[answer]
+        legal = state.legal_actions(seat)
+        if not any(type(answer) is type(action) for action in legal):
+            raise TypeError(f"a bot answered {type(answer).__name__} {answer!r}; answer with one of the legal "
+                            "actions, its notation string or its index")
+        if not state.is_legal(seat, answer):
+            raise IllegalAction(state._illegal_message(seat, str(answer)))
+        return answer
+
+    def _strike(self, seat: int, kind: FaultKind, reason: str) -> Fault:
+        self.strikes[seat] += 1
+        forfeit = self.strikes[seat] >= self.strike_limit and seat not in self.forfeited
+        if forfeit:
+            self.forfeited.append(seat)
+        fault = Fault(seat=seat, turn=self.turn, kind=kind, reason=reason,
+                      strike=self.strikes[seat], forfeit=forfeit)
+        self.faults.append(fault)
+        return fault
+
+    def _fault(self, seat: int, kind: FaultKind, reason: str) -> Fault:
+        fault = self._strike(seat, kind, reason)
+        if not self.finished and seat in self.state.to_move() and seat not in self._answers:
+            self._answers[seat] = self.fallback(self.state, seat)
+        self._advance()
+        return fault
+
+    def _advance(self) -> None:
+        """Fill in forfeited seats and apply joint actions while nothing else is awaited."""
+        state = self.state
+        while not state.is_over():
+            movers = state.to_move()
+            for seat in movers:
+                if seat in self.forfeited and seat not in self._answers:
+                    self._answers[seat] = self.fallback(state, seat)
+            if any(seat not in self._answers for seat in movers):
+                return
+            joint = {seat: self._answers[seat] for seat in movers}
+            self._answers = {}
+            state.apply(joint)
+            if state.decisions > self._limit:
+                raise RuntimeError(f"{state.game} exceeded its bound of {self._limit} decisions")
+
+    # ----- the outcome ---------------------------------------------------------------
+    def record(self) -> MatchRecord:
+        if not self.finished:
+            raise RuntimeError("record() before the match is over")
+        engine_result = self.state.result()
+        assert engine_result is not None
+        result, unrated = self._adjusted(engine_result)
+        return MatchRecord(
+            game=self.state.game,
+            players=self.state.players,
+            seed=self.state.seed,
+            options=self.state.options,
+            match_id=self.match_id,
+            result=result,
+            engine_result=engine_result,
+            faults=list(self.faults),
+            forfeited=list(self.forfeited),
+            unrated=unrated,
+            decisions=self.state.decisions,
+            time_used_s=[c.used_s for c in self.clocks],
+            replay=self.state.replay(),
+        )
+
+    def _adjusted(self, result: Result) -> tuple[Result, list[int]]:
+        """Forfeited seats rank last. In co-op the faulty seat takes the loss and its partners
+        are marked unrated, since they could not have won or lost on their own play."""
+        if not self.forfeited:
+            return result, []
+        out = set(self.forfeited)
+        players = self.state.players
+        details = {**result.details, "forfeited": sorted(out), "engine_reason": result.reason}
+        if GAMES[self.state.game].cooperative:
+            ranks = tuple(1 if s in out else 0 for s in range(players))
+            scores = tuple(0.0 if s in out else result.scores[s] for s in range(players))
+            unrated = [s for s in range(players) if s not in out]
+            return Result(ranks, scores, "forfeit", details), unrated
+        staying = [s for s in range(players) if s not in out]
+        ranks = [0] * players
+        for s in staying:
+            ranks[s] = sum(1 for o in staying if result.ranks[o] < result.ranks[s])
+        for s in out:
+            ranks[s] = len(staying)
+        return Result(tuple(ranks), result.scores, "forfeit", details), []

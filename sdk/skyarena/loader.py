@@ -1,0 +1,73 @@
+"""Finding bots: a house bot name, or a Python file that defines a ``Bot`` subclass."""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import sys
+from pathlib import Path
+from typing import Callable
+
+from .bot import Bot
+from .games import house_bots
+
+
+class BotLoadError(Exception):
+    """A bot that cannot be loaded; the message says what to fix."""
+
+
+BotFactory = Callable[[], Bot]
+
+
+def load_bot(spec: str, game: str) -> tuple[str, type[Bot]]:
+    """Resolve ``spec`` (house bot name, ``path.py`` or ``path.py:ClassName``) to a Bot class.
+
+    Returns a display name and the class.
+    """
+    house = house_bots(game)
+    if spec in house:
+        return spec, house[spec]
+    path_text, _, class_name = spec.partition(":") if spec.count(":") == 1 and not Path(spec).exists() else (spec, "", "")
+    path = Path(path_text)
+    if not path.suffix == ".py" and not path.exists():
+        raise BotLoadError(
+            f"{spec!r} is neither a house bot of {game} ({', '.join(sorted(house))}) nor a Python file; "
+            "give a house bot name or the path to a .py file that defines a subclass of skyarena.Bot."
+        )
+    if not path.is_file():
+        raise BotLoadError(f"no bot file at {path}; check the path (`skyarena new {game} DIR` writes a starter bot).")
+    module_name = f"skyarena_user_bot_{abs(hash(path.resolve()))}"
+    module_spec = importlib.util.spec_from_file_location(module_name, path)
+    if module_spec is None or module_spec.loader is None:
+        raise BotLoadError(f"cannot import {path}: not a Python source file.")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[module_name] = module
+    try:
+        module_spec.loader.exec_module(module)
+    except SyntaxError as exc:
+        raise BotLoadError(f"{path}, line {exc.lineno}: syntax error: {exc.msg}. Fix it and run again.") from None
+    except Exception as exc:
+        raise BotLoadError(f"importing {path} failed: {type(exc).__name__}: {exc}") from None
+    classes = [
+        obj for _, obj in inspect.getmembers(module, inspect.isclass)
+        if issubclass(obj, Bot) and obj is not Bot and obj.__module__ == module_name
+    ]
+    if class_name:
+        chosen = [c for c in classes if c.__name__ == class_name]
+        if not chosen:
+            raise BotLoadError(f"{path} has no Bot subclass named {class_name!r}; it has: "
+                               + (", ".join(c.__name__ for c in classes) or "none"))
+        cls = chosen[0]
+    elif not classes:
+        raise BotLoadError(
+            f"{path} defines no subclass of skyarena.Bot. Add `from skyarena import Bot` and "
+            "`class MyBot(Bot):` with an `act(self, observation, legal_actions)` method."
+        )
+    elif len(classes) > 1:
+        names = ", ".join(c.__name__ for c in classes)
+        raise BotLoadError(f"{path} defines several Bot subclasses ({names}); pick one with {path}:ClassName.")
+    else:
+        cls = classes[0]
+    if cls.act is Bot.act:
+        raise BotLoadError(f"{cls.__name__} in {path} does not implement act(observation, legal_actions).")
+    return (cls.name or path.stem), cls

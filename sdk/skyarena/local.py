@@ -1,0 +1,153 @@
+"""Local matches without any server: the match runner driven in process.
+
+Bots run in this process, so a slow bot cannot be interrupted; its answer is timed and,
+past its clock, discarded and replaced by the fallback action with a strike, exactly as
+the referee would do.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from referee.games import make, spec
+from referee.match import Fault, FaultKind, MatchRecord, MatchRunner, TimeControl
+
+from .bot import Bot, MatchInfo, bot_seed
+from .games import to_observation
+
+DEFAULT_LOCAL_TIME = TimeControl(move_s=5.0, bank_s=30.0, first_move_s=10.0)
+
+
+def play_match(
+    game: str,
+    bots: Sequence[Bot],
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    time_control: TimeControl | None = None,
+    strike_limit: int = 3,
+    match_id: str = "",
+) -> MatchRecord:
+    """Play one match; seat i is ``bots[i]``."""
+    state = make(game, len(bots), seed, options)
+    runner = MatchRunner(state, time_control or DEFAULT_LOCAL_TIME, strike_limit, match_id=match_id)
+    public_options = {k: v for k, v in state.options.items() if k != "setup"}
+    infos = [MatchInfo(game, seat, len(bots), public_options, bot_seed(seed, seat), match_id)
+             for seat in range(len(bots))]
+    for seat, bot in enumerate(bots):
+        try:
+            bot.start(infos[seat])
+        except Exception as exc:  # a crashing bot is a fault, never a crashed match
+            runner.fail_outside_turn(seat, FaultKind.EXCEPTION,
+                                     f"on_match_start raised {type(exc).__name__}: {exc}")
+    while not runner.finished:
+        for request in runner.pending():
+            bot = bots[request.seat]
+            observation = to_observation(game, request.observation)
+            started = time.perf_counter()
+            try:
+                answer = bot.act(observation, request.legal_actions)
+            except Exception as exc:
+                runner.fail(request.seat, FaultKind.EXCEPTION, f"act() raised {type(exc).__name__}: {exc}",
+                            time.perf_counter() - started)
+            else:
+                runner.submit(request.seat, answer, time.perf_counter() - started)
+    record = runner.record()
+    for seat, bot in enumerate(bots):
+        try:
+            bot.on_match_end(infos[seat], record.result.to_json())
+        except Exception as exc:
+            # The result stands; the fault is recorded so the author sees it.
+            record.faults.append(Fault(seat, record.decisions, FaultKind.EXCEPTION,
+                                       f"on_match_end raised {type(exc).__name__}: {exc}",
+                                       strike=runner.strikes[seat], forfeit=False))
+    return record
+
+
+@dataclass
+class BotStanding:
+    name: str
+    games: int = 0
+    wins: int = 0
+    rank_sum: float = 0.0
+    score_sum: float = 0.0
+    faults: int = 0
+    forfeits: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "wins": self.wins,
+            "mean_rank": round(self.rank_sum / self.games, 4) if self.games else None,
+            "mean_score": round(self.score_sum / self.games, 4) if self.games else None,
+            "faults": self.faults,
+        }
+
+
+@dataclass
+class SeriesReport:
+    game: str
+    players: int
+    games: int
+    seed: int
+    standings: list[BotStanding]
+    records: list[MatchRecord] = field(repr=False, default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "players": self.players, "games": self.games, "seed": self.seed,
+                "bots": [s.to_json() for s in self.standings]}
+
+
+def is_win(game: str, record: MatchRecord, seat: int) -> bool:
+    """Rank 0 wins; in a co-operative game the team wins only if the game was won."""
+    if spec(game).cooperative:
+        return record.result.ranks[seat] == 0 and record.result.scores[seat] > 0
+    return record.result.ranks[seat] == 0
+
+
+def play_series(
+    game: str,
+    bot_factories: Sequence[tuple[str, Callable[[], Bot]]],
+    games: int,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    time_control: TimeControl | None = None,
+    strike_limit: int = 3,
+    on_match: Callable[[int, MatchRecord, list[int]], None] | None = None,
+    keep_records: bool = False,
+) -> SeriesReport:
+    """``games`` matches; seats rotate so each bot plays each seat equally; match i uses seed+i.
+
+    Bot names are made unique (``random``, ``random#2``) so standings stay apart.
+    """
+    names = _unique([name for name, _ in bot_factories])
+    standings = [BotStanding(name) for name in names]
+    players = len(bot_factories)
+    records = []
+    for i in range(games):
+        order = [(s + i) % players for s in range(players)]  # seat s is played by bot order[s]
+        bots = [bot_factories[b][1]() for b in order]
+        record = play_match(game, bots, seed + i, options, time_control, strike_limit, match_id=f"local-{seed + i}")
+        for seat, b in enumerate(order):
+            st = standings[b]
+            st.games += 1
+            st.wins += is_win(game, record, seat)
+            st.rank_sum += record.result.ranks[seat]
+            st.score_sum += record.result.scores[seat]
+            st.faults += sum(1 for f in record.faults if f.seat == seat)
+            st.forfeits += seat in record.forfeited
+        if on_match is not None:
+            on_match(i, record, order)
+        if keep_records:
+            records.append(record)
+    return SeriesReport(game, players, games, seed, standings, records)
+
+
+def _unique(names: Iterable[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return out
