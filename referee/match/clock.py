@@ -25,7 +25,7 @@ class TimeControl:
         return {"move_s": self.move_s, "bank_s": self.bank_s, "first_move_s": self.first_move_s}
 
     @staticmethod
-    def unlimited() -> "TimeControl":
+    def unlimited() -> TimeControl:
         return TimeControl(move_s=float("inf"), bank_s=0.0, first_move_s=float("inf"))
 
 

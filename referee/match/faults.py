@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 
-class FaultKind(str, Enum):
+class FaultKind(StrEnum):
     TIMEOUT = "timeout"          # no answer within the move limit plus bank
     EXCEPTION = "exception"      # the bot raised (or its process died)
     ILLEGAL = "illegal"          # a well-formed action that is not legal now

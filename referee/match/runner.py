@@ -11,8 +11,9 @@ Fallback action (documented in the README): the first legal action in canonical 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from referee.games import GAMES, IllegalAction, MalformedAction, Result, State
 
@@ -263,10 +264,10 @@ class MatchRunner:
         players = self.state.players
         details = {**result.details, "forfeited": sorted(out), "engine_reason": result.reason}
         if GAMES[self.state.game].cooperative:
-            ranks = tuple(1 if s in out else 0 for s in range(players))
+            coop_ranks = tuple(1 if s in out else 0 for s in range(players))
             scores = tuple(0.0 if s in out else result.scores[s] for s in range(players))
             unrated = [s for s in range(players) if s not in out]
-            return Result(ranks, scores, "forfeit", details), unrated
+            return Result(coop_ranks, scores, "forfeit", details), unrated
         staying = [s for s in range(players) if s not in out]
         ranks = [0] * players
         for s in staying:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from .bot import Bot
 from .games import house_bots
@@ -27,7 +27,9 @@ def load_bot(spec: str, game: str) -> tuple[str, type[Bot]]:
     house = house_bots(game)
     if spec in house:
         return spec, house[spec]
-    path_text, _, class_name = spec.partition(":") if spec.count(":") == 1 and not Path(spec).exists() else (spec, "", "")
+    path_text, class_name = spec, ""
+    if spec.count(":") == 1 and not Path(spec).exists():
+        path_text, _, class_name = spec.partition(":")
     path = Path(path_text)
     if not path.suffix == ".py" and not path.exists():
         raise BotLoadError(

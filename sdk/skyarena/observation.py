@@ -9,9 +9,10 @@ on a laptop and on the platform.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Mapping, TypeVar, get_type_hints
+from collections.abc import Mapping
+from typing import Any, TypeVar, get_type_hints
 
-O = TypeVar("O", bound="Observation")
+ObsT = TypeVar("ObsT", bound="Observation")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -21,7 +22,7 @@ class Observation:
     raw: Mapping[str, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
-    def from_json(cls: type[O], data: Mapping[str, Any]) -> O:
+    def from_json(cls: type[ObsT], data: Mapping[str, Any]) -> ObsT:
         """Build from the engine's dict; fields are filled by name, nested dataclasses too.
 
         A game whose dict does not map one-to-one onto its fields overrides this.

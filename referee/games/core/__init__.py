@@ -1,6 +1,14 @@
 """The engine framework shared by every game."""
 
-from .errors import IllegalAction, MalformedAction, OptionError, PlayerCountError, ReplayError, SkyarenaError, UnknownGame
+from .errors import (
+    IllegalAction,
+    MalformedAction,
+    OptionError,
+    PlayerCountError,
+    ReplayError,
+    SkyarenaError,
+    UnknownGame,
+)
 from .registry import GAMES, make, register, spec
 from .result import Result
 from .rng import CounterRng

@@ -8,8 +8,9 @@ with what the original game recorded, so a replay proves its result.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from .errors import ReplayError
 from .registry import make
@@ -32,7 +33,9 @@ def loads(text: str, source: str = "replay") -> list[dict[str, Any]]:
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise ReplayError(f"{source}, line {number}: not JSON ({exc.msg}); is this a Skyarena replay (.jsonl)?") from None
+            raise ReplayError(
+                f"{source}, line {number}: not JSON ({exc.msg}); is this a Skyarena replay (.jsonl)?"
+            ) from None
         if not isinstance(record, dict) or "type" not in record:
             raise ReplayError(f"{source}, line {number}: each line must be a JSON object with a 'type'.")
         records.append(record)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -21,7 +22,7 @@ class Result:
 
     @staticmethod
     def from_scores(scores: Sequence[float], reason: str, *, lower_is_better: bool = False,
-                    details: dict[str, Any] | None = None) -> "Result":
+                    details: dict[str, Any] | None = None) -> Result:
         """Competition ranking: equal scores share a rank; the next rank counts them."""
         keyed = [(-s if not lower_is_better else s) for s in scores]
         ranks = tuple(sum(1 for other in keyed if other < mine) for mine in keyed)
@@ -35,5 +36,5 @@ class Result:
                 "details": self.details}
 
     @staticmethod
-    def from_json(data: dict[str, Any]) -> "Result":
+    def from_json(data: dict[str, Any]) -> Result:
         return Result(tuple(data["ranks"]), tuple(data["scores"]), data["reason"], dict(data.get("details", {})))

@@ -8,7 +8,8 @@ Its whole state is two integers, which keeps ``clone()`` cheap.
 
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -36,7 +37,7 @@ class CounterRng:
         self.key = seed_key(seed)
         self.counter = counter
 
-    def copy(self) -> "CounterRng":
+    def copy(self) -> CounterRng:
         twin = CounterRng.__new__(CounterRng)
         twin.key = self.key
         twin.counter = self.counter

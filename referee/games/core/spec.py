@@ -7,8 +7,9 @@ names the option and what it accepts.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .errors import OptionError, PlayerCountError
 
@@ -120,7 +121,7 @@ class GameSpec:
     version: str
     min_players: int
     max_players: int
-    factory: Callable[[int, int, dict[str, Any]], "State"]
+    factory: Callable[[int, int, dict[str, Any]], State]
     options: Sequence[OptionSpec] = field(default_factory=tuple)
     max_decisions: int = 10_000
     cooperative: bool = False

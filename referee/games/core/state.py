@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Hashable, Iterator, Mapping, Sequence, TypeVar
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from typing import Any, ClassVar, TypeVar
 
 from .errors import IllegalAction
 from .result import Result
@@ -69,7 +70,7 @@ class State(ABC):
         """The result once the game is over, else None."""
 
     @abstractmethod
-    def _copy_into(self, twin: "State") -> None:
+    def _copy_into(self, twin: State) -> None:
         """Copy the game's own fields into a fresh instance (no deepcopy)."""
 
     @abstractmethod
@@ -77,7 +78,7 @@ class State(ABC):
         """The complete game state as JSON-ready data (hidden parts included); hashed."""
 
     @abstractmethod
-    def resample_hidden(self, seat: int, rng: CounterRng) -> "State":
+    def resample_hidden(self, seat: int, rng: CounterRng) -> State:
         """A clone in which everything ``seat`` cannot see is redrawn at random, consistent
         with what it has seen. The no-leak invariant checks that its observation and legal
         actions do not change."""
@@ -127,7 +128,7 @@ class State(ABC):
         self._decisions += 1
         self._apply(checked)
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         cls = self.__class__
         twin = cls.__new__(cls)
         twin.players = self.players
