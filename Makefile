@@ -31,6 +31,9 @@ bench: $(STAMP)
 	mkdir -p bench/results
 	$(BIN)/python bench/engines.py --json-out bench/results/engines.json
 
+proto: $(STAMP)
+	$(BIN)/python proto/generate.py
+
 golden: $(STAMP)
 	$(BIN)/python -m tests.games.golden --write
 

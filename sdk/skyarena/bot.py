@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,14 @@ class Bot:
     @classmethod
     def display_name(cls) -> str:
         return cls.name or cls.__name__
+
+    def run(self, referee: str | None = None, token: str | None = None, *, stdio: bool = False) -> Any:
+        """Play one seat on a referee (gRPC at ``referee`` with the seat ``token``, or
+        length-delimited frames on stdin/stdout with ``stdio=True``); returns the seat's
+        RemoteResult. Defaults: SKYARENA_REFEREE, SKYARENA_SEAT_TOKEN, SKYARENA_TRANSPORT."""
+        from .remote import run_bot  # imported here: local play needs no gRPC
+
+        return run_bot(self, referee, token, stdio=stdio)
 
 
 def bot_seed(match_seed: int, seat: int, salt: str = "") -> int:

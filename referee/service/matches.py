@@ -1,0 +1,689 @@
+"""Matches in one referee process: the registry and the asyncio driver of the MatchRunner.
+
+The :class:`~referee.match.MatchRunner` owns the rules-independent parts (clocks, strikes,
+fallback, forfeits, fault records); this module only connects it to streams:
+
+- a :class:`Match` waits until every seat has joined (or aborts after the join timeout),
+  then hands each pending decision to its seat's stream, arms a deadline timer (move limit
+  plus what is left of the bank), and feeds the answer, the bot's error report or the
+  timeout to the runner;
+- a seat whose stream drops keeps its clock running; if it rejoins with its token before
+  the deadline it gets the same turn request again (with the time that is left), otherwise
+  the deadline records a ``disconnect`` fault and the runner plays the fallback;
+- public events (other seats' moves, faults without reasons) go to the seats with their
+  next message, and to spectators with the public view.
+
+Everything runs on the event loop thread: the driver's methods are synchronous and never
+await, so a match's state cannot change between two lines of its code. Stream handlers
+(server.py) only read frames, call these methods, and write what the per-stream queues give.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+import grpc
+
+from referee.games import GAMES, State, make
+from referee.match import Fault, FaultKind, MatchRecord, MatchRunner, TimeControl
+from skyarena.bot import bot_seed
+from skyarena.remote import convert
+from skyarena.v1 import referee_pb2 as pb
+
+from .limits import Limits
+from .logs import log
+from .metrics import Metrics
+from .tokens import SeatTokens
+from .visibility import public_action
+
+MATCH_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+DEFAULT_TIME_CONTROL = TimeControl(move_s=1.0, bank_s=10.0, first_move_s=5.0)
+
+# How a fault is named to the seat that made it (the code it would get as a status).
+FAULT_CODES = {
+    FaultKind.TIMEOUT: grpc.StatusCode.DEADLINE_EXCEEDED,
+    FaultKind.ILLEGAL: grpc.StatusCode.FAILED_PRECONDITION,
+    FaultKind.UNPARSEABLE: grpc.StatusCode.INVALID_ARGUMENT,
+    FaultKind.EXCEPTION: grpc.StatusCode.ABORTED,
+    FaultKind.DISCONNECT: grpc.StatusCode.UNAVAILABLE,
+}
+
+
+class Phase(StrEnum):
+    WAITING = "waiting"
+    RUNNING = "running"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+    @property
+    def proto(self) -> pb.MatchState.ValueType:
+        return {
+            Phase.WAITING: pb.MATCH_STATE_WAITING, Phase.RUNNING: pb.MATCH_STATE_RUNNING,
+            Phase.FINISHED: pb.MATCH_STATE_FINISHED, Phase.ABORTED: pb.MATCH_STATE_ABORTED,
+        }[self]
+
+    @property
+    def over(self) -> bool:
+        return self in (Phase.FINISHED, Phase.ABORTED)
+
+
+class RequestError(Exception):
+    """A request the referee refuses; becomes a gRPC status with this code and message."""
+
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _code(code: grpc.StatusCode) -> int:
+    return int(code.value[0])
+
+
+# ----- streams -----------------------------------------------------------------------------
+
+class Outbox:
+    """The outgoing side of one stream: a queue the stream's handler drains and writes.
+
+    ``close()`` ends the stream normally after what is queued; ``fail()`` ends it with a
+    status. A consumer that stops reading is cut off once ``limit`` messages pile up.
+    """
+
+    __slots__ = ("queue", "closed", "status", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self.queue: asyncio.Queue[Any] = asyncio.Queue()
+        self.closed = False
+        self.status: tuple[grpc.StatusCode, str] | None = None
+        self.limit = limit
+
+    def put(self, message: Any) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.limit:
+            self.fail(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                      f"more than {self.limit} messages were waiting for this stream: read it faster")
+            return
+        self.queue.put_nowait(message)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+    def fail(self, code: grpc.StatusCode, message: str) -> None:
+        if not self.closed:
+            self.status = (code, message)
+            self.close()
+
+    async def drain(self) -> AsyncIterator[Any]:
+        while True:
+            message = await self.queue.get()
+            if message is None:
+                return
+            yield message
+
+
+@dataclass
+class Awaiting:
+    """The decision a seat owes: its request, when it was sent, and its deadline timer."""
+
+    turn: int
+    message: pb.RefereeMessage
+    sent_at: float
+    deadline: float
+    timer: asyncio.TimerHandle
+
+
+@dataclass
+class Seat:
+    index: int
+    name: str
+    joined: bool = False
+    outbox: Outbox | None = None
+    client: str = ""
+    awaiting: Awaiting | None = None
+    events: list[pb.Event] = field(default_factory=list)
+
+
+# ----- one match ---------------------------------------------------------------------------
+
+class Match:
+    def __init__(
+        self,
+        match_id: str,
+        state: State,
+        seat_names: list[str],
+        time_control: TimeControl,
+        strike_limit: int,
+        join_timeout_s: float,
+        limits: Limits,
+        metrics: Metrics,
+        on_end: Callable[[Match], None],
+    ) -> None:
+        self.id = match_id
+        self.game = state.game
+        self.players = state.players
+        self.seed = state.seed
+        self.options = dict(state.options)
+        self.public_options_json = json.dumps({k: v for k, v in state.options.items() if k != "setup"},
+                                              sort_keys=True)
+        self.time_control = time_control
+        self.strike_limit = strike_limit
+        self.runner = MatchRunner(state, time_control, strike_limit, match_id=match_id)
+        self.seats = [Seat(i, name) for i, name in enumerate(seat_names)]
+        self.limits = limits
+        self.metrics = metrics
+        self.phase = Phase.WAITING
+        self.created = time.time()
+        self.ended: float | None = None
+        self.abort_reason = ""
+        self.record: MatchRecord | None = None
+        self.done = asyncio.Event()
+        self.watchers: set[Outbox] = set()
+        self._on_end = on_end
+        self._loop = asyncio.get_running_loop()
+        self._issued_turn = 0          # the runner turn whose requests are out
+        self._seen_decisions = 0       # engine decisions already turned into events
+        self._wire = convert.wire_for(self.game)
+        self._join_timer = self._loop.call_later(join_timeout_s, self._join_timeout, join_timeout_s)
+        log.info("match_created", match_id=match_id, game=self.game, players=self.players, seed=self.seed,
+                 time_control=time_control.to_json(), strike_limit=strike_limit)
+
+    # ----- seats joining and leaving ---------------------------------------------------
+    def attach(self, seat_index: int, outbox: Outbox, client: str) -> None:
+        """A seat's stream joined. Raises RequestError if it cannot play now."""
+        seat = self.seats[seat_index]
+        if self.phase.over:
+            raise RequestError(grpc.StatusCode.FAILED_PRECONDITION,
+                               f"match {self.id} is over ({self.phase.value}); its seat tokens have expired.")
+        if seat.outbox is not None and not seat.outbox.closed:
+            raise RequestError(grpc.StatusCode.ALREADY_EXISTS,
+                               f"seat {seat_index} of match {self.id} is already connected; a seat plays over one "
+                               "stream at a time. If your bot lost its connection, retry once the old stream has "
+                               "closed.")
+        resumed = seat.joined
+        seat.joined = True
+        seat.outbox = outbox
+        seat.client = client
+        self.metrics.seats_connected.inc()
+        welcome = pb.Welcome(
+            match_id=self.id, game=self.game, seat=seat_index, players=self.players,
+            options_json=self.public_options_json, bot_seed=bot_seed(self.seed, seat_index),
+            time_control=pb.TimeControl(**self.time_control.to_json()), strike_limit=self.strike_limit,
+            seat_names=[s.name for s in self.seats], resumed=resumed, strikes=self.runner.strikes[seat_index],
+        )
+        self._send(seat, welcome=welcome)
+        log.info("seat_joined", match_id=self.id, seat=seat_index, resumed=resumed, client=client)
+        if self.phase is Phase.WAITING and all(s.joined for s in self.seats):
+            self._start()
+        elif self.phase is Phase.RUNNING and seat.awaiting is not None:
+            self._resend(seat)
+
+    def detach(self, seat_index: int, outbox: Outbox) -> None:
+        """A seat's stream ended. Its clock runs on; the deadline decides what happens."""
+        seat = self.seats[seat_index]
+        if seat.outbox is not outbox:
+            return
+        seat.outbox = None
+        self.metrics.seats_connected.dec()
+        if not self.phase.over:
+            log.info("seat_disconnected", match_id=self.id, seat=seat_index,
+                     awaiting_turn=seat.awaiting.turn if seat.awaiting else None)
+
+    # ----- the match's life ----------------------------------------------------------------
+    def _start(self) -> None:
+        self._join_timer.cancel()
+        self.phase = Phase.RUNNING
+        log.info("match_started", match_id=self.id)
+        self._progress()
+
+    def _join_timeout(self, waited_s: float) -> None:
+        if self.phase is Phase.WAITING:
+            missing = [s.index for s in self.seats if not s.joined]
+            self.abort(f"seat{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} did not join "
+                       f"within {waited_s:g} s; start the bots with their seat tokens right after StartMatch.")
+
+    def abort(self, reason: str) -> None:
+        """End the match without a result (join timeout, CancelMatch, shutdown)."""
+        if self.phase.over:
+            return
+        self._join_timer.cancel()
+        for seat in self.seats:
+            if seat.awaiting is not None:
+                seat.awaiting.timer.cancel()
+                seat.awaiting = None
+        self.phase = Phase.ABORTED
+        self.abort_reason = reason
+        log.warning("match_aborted", match_id=self.id, reason=reason)
+        self._end()
+
+    def _finish(self) -> None:
+        self.phase = Phase.FINISHED
+        self.record = self.runner.record()
+        log.info("match_finished", match_id=self.id, decisions=self.record.decisions,
+                 ranks=list(self.record.result.ranks), reason=self.record.result.reason,
+                 faults=len(self.record.faults), forfeited=self.record.forfeited)
+        self._end()
+
+    def _end(self) -> None:
+        self.ended = time.time()
+        for seat in self.seats:
+            self._send(seat, end=self.end_message(for_seat=seat.index))
+            if seat.outbox is not None:
+                seat.outbox.close()
+        public_end = self.end_message(for_seat=None)
+        for watcher in self.watchers:
+            watcher.put(pb.WatchEvent(end=public_end))
+            watcher.close()
+        self.metrics.matches_total.labels(self.phase.value).inc()
+        self.done.set()
+        self._on_end(self)
+
+    # ----- decisions -----------------------------------------------------------------------
+    def _progress(self) -> None:
+        """After anything that may have moved the runner: publish moves, ask the next seats."""
+        runner = self.runner
+        if runner.state.decisions != self._seen_decisions:
+            self._publish_moves()
+        if runner.finished:
+            self._finish()
+            return
+        if runner.turn != self._issued_turn:
+            self._issued_turn = runner.turn
+            for request in runner.pending():
+                self._ask(request)
+        for seat in self.seats:
+            if seat.events and seat.outbox is not None:
+                self._send(seat)
+
+    def _ask(self, request: Any) -> None:
+        seat = self.seats[request.seat]
+        turn = pb.TurnRequest(turn=request.turn, move_limit_s=request.time_limit_s, bank_s=request.bank_s,
+                              deadline_s=request.deadline_s)
+        convert.observation_to_proto(self.game, request.observation, turn.observation)
+        add = turn.legal_actions.add
+        for action in request.legal_actions:
+            convert.action_to_proto(self.game, action, add(), self._wire)
+        message = pb.RefereeMessage(turn=turn)
+        now = self._loop.time()
+        deadline = now + request.deadline_s
+        timer = self._loop.call_at(deadline, self._deadline_passed, seat, request.turn)
+        seat.awaiting = Awaiting(request.turn, message, now, deadline, timer)
+        if seat.outbox is not None:
+            self._send_raw(seat, message)
+
+    def _resend(self, seat: Seat) -> None:
+        awaiting = seat.awaiting
+        assert awaiting is not None
+        message = pb.RefereeMessage()
+        message.CopyFrom(awaiting.message)
+        message.turn.deadline_s = max(0.0, awaiting.deadline - self._loop.time())
+        self._send_raw(seat, message)
+
+    def on_answer(self, seat_index: int, outbox: Outbox, answer: pb.Answer) -> None:
+        """A seat's Answer frame."""
+        now = self._loop.time()
+        seat = self.seats[seat_index]
+        if seat.outbox is not outbox:
+            return  # a stream that was replaced; ignore its stragglers
+        awaiting = seat.awaiting
+        if self.phase is not Phase.RUNNING or awaiting is None or answer.turn != awaiting.turn:
+            self._refuse(seat, answer.turn, awaiting)
+            return
+        awaiting.timer.cancel()
+        seat.awaiting = None
+        elapsed = now - awaiting.sent_at
+        self.metrics.decisions_total.inc()
+        self.metrics.decision_latency.observe(elapsed)
+        runner = self.runner
+        choice = answer.WhichOneof("choice")
+        fault: Fault | None
+        if choice == "index":
+            fault = runner.submit(seat_index, answer.index, elapsed)
+        elif choice == "action":
+            try:
+                action = convert.action_from_proto(self.game, answer.action)
+            except (convert.ConversionError, TypeError, ValueError) as exc:
+                fault = runner.fail(seat_index, FaultKind.UNPARSEABLE, f"the typed action does not convert: {exc}",
+                                    elapsed)
+            else:
+                if isinstance(action, str) and not action.strip():
+                    fault = runner.fail(seat_index, FaultKind.UNPARSEABLE,
+                                        "the answer's action has neither a notation nor a typed message", elapsed)
+                else:
+                    fault = runner.submit(seat_index, action, elapsed)
+        elif choice == "error":
+            fault = runner.fail(seat_index, FaultKind.EXCEPTION,
+                                f"the bot reported an error: {answer.error[:2000]}", elapsed)
+        else:
+            fault = runner.fail(seat_index, FaultKind.UNPARSEABLE,
+                                "the answer carries no choice: set index, action or error", elapsed)
+        if fault is not None:
+            self._faulted(fault)
+        self._progress()
+
+    def _refuse(self, seat: Seat, turn: int, awaiting: Awaiting | None) -> None:
+        if self.phase is Phase.WAITING:
+            text = "the match has not started: wait for a TurnRequest before answering."
+        elif awaiting is None:
+            text = (f"an answer for turn {turn} arrived, but no decision is awaited from seat {seat.index} now "
+                    f"(the match is on turn {self.runner.turn}); if it was late, the fallback action was played.")
+        elif turn < awaiting.turn:
+            text = (f"the answer for turn {turn} arrived late: the referee is waiting for turn {awaiting.turn} now "
+                    "and played the fallback action for the earlier one.")
+        else:
+            text = f"an answer for turn {turn} arrived, but the referee is waiting for turn {awaiting.turn}."
+        notice = pb.Notice(code=_code(grpc.StatusCode.FAILED_PRECONDITION), message=text)
+        self._send(seat, notice=notice)
+
+    def _deadline_passed(self, seat: Seat, turn: int) -> None:
+        awaiting = seat.awaiting
+        if self.phase is not Phase.RUNNING or awaiting is None or awaiting.turn != turn:
+            return
+        seat.awaiting = None
+        elapsed = self._loop.time() - awaiting.sent_at
+        self.metrics.decisions_total.inc()
+        if seat.outbox is None:
+            kind = FaultKind.DISCONNECT
+            reason = (f"disconnected and did not rejoin within the clock ({elapsed:.3f} s: the move limit plus "
+                      "the bank)")
+        else:
+            kind = FaultKind.TIMEOUT
+            reason = f"no answer within {elapsed:.3f} s (the move limit plus what was left of the time bank)"
+        self._faulted(self.runner.fail(seat.index, kind, reason, elapsed))
+        self._progress()
+
+    def _faulted(self, fault: Fault) -> None:
+        self.metrics.faults_total.labels(fault.kind.value).inc()
+        log.info("fault", match_id=self.id, seat=fault.seat, turn=fault.turn, kind=fault.kind.value,
+                 strike=fault.strike, forfeit=fault.forfeit, reason=fault.reason)
+        seat = self.seats[fault.seat]
+        notice = pb.Notice(code=_code(FAULT_CODES[fault.kind]), message=fault.reason,
+                           fault=fault_message(fault, with_reason=True))
+        self._send(seat, notice=notice)
+        public = fault_message(fault, with_reason=False)
+        for other in self.seats:
+            if other is not seat:
+                other.events.append(pb.Event(turn=fault.turn, fault=public))
+        for watcher in self.watchers:
+            watcher.put(pb.WatchEvent(fault=public))
+
+    def _publish_moves(self) -> None:
+        """Turn the engine moves applied since the last call into public events."""
+        state = self.runner.state
+        count = state.decisions - self._seen_decisions
+        first_turn = self._seen_decisions + 1
+        self._seen_decisions = state.decisions
+        moves = recent_moves(state, count)
+        for offset, joint in enumerate(moves):
+            turn = first_turn + offset
+            public = [public_move(state, seat, action) for seat, action in sorted(joint.items())]
+            for seat in self.seats:
+                seat.events.extend(pb.Event(turn=turn, move=m) for m in public if m.seat != seat.index)
+        if self.watchers:
+            step = pb.PublicStep(decisions=state.decisions, public_view_json=json.dumps(state.public_view()))
+            for joint in moves:
+                step.moves.extend(public_move(state, seat, action) for seat, action in sorted(joint.items()))
+            event = pb.WatchEvent(step=step)
+            for watcher in self.watchers:
+                watcher.put(event)
+
+    # ----- sending -------------------------------------------------------------------------
+    def _send(self, seat: Seat, **kind: Any) -> None:
+        """One message to a seat: its pending public events plus ``kind`` (if any)."""
+        if seat.outbox is None:
+            return
+        message = pb.RefereeMessage(**kind)
+        self._send_raw(seat, message)
+
+    def _send_raw(self, seat: Seat, message: pb.RefereeMessage) -> None:
+        if seat.events:
+            message.events.extend(seat.events)
+            seat.events.clear()
+        assert seat.outbox is not None
+        seat.outbox.put(message)
+
+    # ----- views -----------------------------------------------------------------------------
+    def end_message(self, for_seat: int | None) -> pb.MatchEnd:
+        """The end as told to one seat (its own fault reasons only), to spectators (None), or
+        to an operator (for_seat=-1: every reason)."""
+        if self.phase is Phase.ABORTED:
+            faults = [fault_message(f, with_reason=for_seat in (f.seat, -1)) for f in self.runner.faults]
+            return pb.MatchEnd(state=pb.MATCH_STATE_ABORTED, reason=self.abort_reason, faults=faults,
+                               forfeited=self.runner.forfeited, decisions=self.runner.state.decisions)
+        record = self.record
+        assert record is not None
+        result = record.result
+        return pb.MatchEnd(
+            state=pb.MATCH_STATE_FINISHED,
+            result=pb.GameResult(ranks=result.ranks, scores=result.scores, reason=result.reason,
+                                 details_json=json.dumps(result.details, sort_keys=True, default=str)),
+            faults=[fault_message(f, with_reason=for_seat in (f.seat, -1)) for f in record.faults],
+            forfeited=record.forfeited, unrated=record.unrated, decisions=record.decisions,
+        )
+
+    def status(self, include_replay: bool) -> pb.MatchStatus:
+        runner = self.runner
+        message = pb.MatchStatus(
+            match_id=self.id, game=self.game, players=self.players, seed=self.seed,
+            options_json=json.dumps(self.options, sort_keys=True), state=self.phase.proto,
+            decisions=runner.state.decisions, time_control=pb.TimeControl(**self.time_control.to_json()),
+        )
+        for seat in self.seats:
+            message.seats.add(seat=seat.index, name=seat.name, joined=seat.joined, connected=seat.outbox is not None,
+                              strikes=runner.strikes[seat.index], forfeited=seat.index in runner.forfeited,
+                              time_used_s=runner.clocks[seat.index].used_s)
+        if self.phase.over:
+            message.end.CopyFrom(self.end_message(for_seat=-1))
+            if include_replay:
+                records = self.record.replay_records() if self.record is not None else runner.state.replay()
+                message.replay_jsonl = "".join(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n"
+                                               for r in records)
+        return message
+
+    def header(self) -> pb.MatchHeader:
+        return pb.MatchHeader(match_id=self.id, game=self.game, players=self.players,
+                              seat_names=[s.name for s in self.seats], options_json=self.public_options_json,
+                              state=self.phase.proto)
+
+    # ----- spectators ------------------------------------------------------------------------
+    def add_watcher(self) -> tuple[Outbox, int, list[Fault]]:
+        """Register a spectator; returns its outbox, the decisions played so far and the faults
+        so far (what happened before the live events start)."""
+        if len(self.watchers) >= self.limits.max_watchers:
+            raise RequestError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                               f"match {self.id} already has {self.limits.max_watchers} spectators; try later.")
+        outbox = Outbox(self.limits.watcher_queue)
+        if self.phase.over:
+            outbox.put(pb.WatchEvent(end=self.end_message(for_seat=None)))
+            outbox.close()
+        else:
+            self.watchers.add(outbox)
+            self.metrics.watchers.inc()
+        return outbox, self.runner.state.decisions, list(self.runner.faults)
+
+    def remove_watcher(self, outbox: Outbox) -> None:
+        if outbox in self.watchers:
+            self.watchers.discard(outbox)
+            self.metrics.watchers.dec()
+
+    def public_history(self, upto: int, faults: list[Fault]) -> list[pb.WatchEvent]:
+        """The public steps from the start up to ``upto`` decisions, by re-playing the moves
+        on a fresh state (the engines are deterministic), so nothing is stored per step."""
+        state = make(self.game, self.players, self.seed, self.options)
+        moves = list(self.runner.state.iter_moves())[:upto]
+        events = [pb.WatchEvent(step=pb.PublicStep(decisions=0, public_view_json=json.dumps(state.public_view())))]
+        by_turn: dict[int, list[Fault]] = {}
+        for fault in faults:
+            by_turn.setdefault(fault.turn, []).append(fault)
+        for index, joint in enumerate(moves, 1):
+            for fault in by_turn.get(index, []):
+                events.append(pb.WatchEvent(fault=fault_message(fault, with_reason=False)))
+            state.apply(joint)
+            step = pb.PublicStep(decisions=index, public_view_json=json.dumps(state.public_view()))
+            step.moves.extend(public_move(state, seat, action) for seat, action in sorted(joint.items()))
+            events.append(pb.WatchEvent(step=step))
+        for fault in by_turn.get(upto + 1, []):
+            events.append(pb.WatchEvent(fault=fault_message(fault, with_reason=False)))
+        return events
+
+    def current_step(self) -> pb.WatchEvent:
+        state = self.runner.state
+        return pb.WatchEvent(step=pb.PublicStep(decisions=state.decisions,
+                                                public_view_json=json.dumps(state.public_view())))
+
+
+def fault_message(fault: Fault, with_reason: bool) -> pb.Fault:
+    return pb.Fault(seat=fault.seat, turn=fault.turn, kind=fault.kind.value,
+                    reason=fault.reason if with_reason else "", strike=fault.strike, forfeit=fault.forfeit)
+
+
+def public_move(state: State, seat: int, action: Any) -> pb.Move:
+    text = public_action(state, seat, action)
+    return pb.Move(seat=seat, action=text or "", hidden=text is None)
+
+
+def recent_moves(state: State, count: int) -> list[dict[int, Any]]:
+    """The last ``count`` joint moves, oldest first, walking the history's linked list back
+    only as far as needed (``State.history()`` would copy the whole game each decision)."""
+    moves: list[dict[int, Any]] = []
+    node = state._history  # the State base's persistent list: (previous node, entry)
+    while node is not None and len(moves) < count:
+        node, entry = node
+        if entry[0] == "m":
+            moves.append(dict(entry[1]))
+    moves.reverse()
+    return moves
+
+
+# ----- the registry ------------------------------------------------------------------------
+
+class MatchRegistry:
+    """Every match of this process, the seat tokens, and their lifetimes."""
+
+    def __init__(self, limits: Limits, metrics: Metrics) -> None:
+        self.limits = limits
+        self.metrics = metrics
+        self.matches: dict[str, Match] = {}
+        self.tokens = SeatTokens()
+        self.accepting = True
+
+    def running(self) -> list[Match]:
+        return [m for m in self.matches.values() if not m.phase.over]
+
+    def start(self, request: pb.StartMatchRequest) -> tuple[Match, list[str]]:
+        """Validate a StartMatch request and create the match; returns it and the seat tokens."""
+        if not self.accepting:
+            raise RequestError(grpc.StatusCode.UNAVAILABLE,
+                               "the referee is shutting down and starts no new match; use another referee.")
+        if len(self.running()) >= self.limits.max_matches:
+            raise RequestError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                               f"this referee already runs {self.limits.max_matches} matches; retry later or use "
+                               "another referee.")
+        match_id = request.match_id or f"m-{secrets.token_hex(8)}"
+        if not MATCH_ID_RE.match(match_id):
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"match_id {match_id!r} must be 1-64 characters of A-Z a-z 0-9 . _ -")
+        if match_id in self.matches:
+            raise RequestError(grpc.StatusCode.ALREADY_EXISTS,
+                               f"match {match_id} already exists on this referee; a retried StartMatch must not "
+                               "start it twice. Use GetMatch to follow it.")
+        if request.game not in GAMES:
+            known = ", ".join(sorted(GAMES)) or "(none)"
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"unknown game {request.game!r}; known games: {known}.")
+        players = request.players
+        if players != len(request.seats):
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"players is {players} but {len(request.seats)} seats were given; give one SeatSpec "
+                               "per seat.")
+        options = self._options(request.options_json)
+        seed = request.seed if request.HasField("seed") else secrets.randbelow(1 << 62)
+        control = self._time_control(request)
+        strike_limit = request.strike_limit or 3
+        join_timeout = request.join_timeout_s or self.limits.join_timeout_s
+        if not 0 < join_timeout <= self.limits.max_join_timeout_s:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"join_timeout_s must be above 0 and at most {self.limits.max_join_timeout_s:g} s.")
+        try:
+            state = make(request.game, players, seed, options)
+        except Exception as exc:  # OptionError, PlayerCountError, a game's setup validation
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
+        names = [s.name or f"seat {i}" for i, s in enumerate(request.seats)]
+        match = Match(match_id, state, names, control, strike_limit, join_timeout, self.limits, self.metrics,
+                      self._ended)
+        self.matches[match_id] = match
+        self.metrics.matches_running.inc()
+        tokens = [self.tokens.issue(match_id, seat) for seat in range(players)]
+        return match, tokens
+
+    @staticmethod
+    def _options(text: str) -> dict[str, Any]:
+        if not text.strip():
+            return {}
+        try:
+            options = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, f"options_json is not JSON: {exc.msg}") from None
+        if not isinstance(options, dict):
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               'options_json must be a JSON object such as {"max_rounds": 20}')
+        return options
+
+    def _time_control(self, request: pb.StartMatchRequest) -> TimeControl:
+        if not request.HasField("time_control"):
+            return DEFAULT_TIME_CONTROL
+        tc = request.time_control
+        lim = self.limits
+        checks = (("move_s", tc.move_s, lim.max_move_s), ("first_move_s", tc.first_move_s, lim.max_move_s),
+                  ("bank_s", tc.bank_s, lim.max_bank_s))
+        for name, value, ceiling in checks:
+            if not 0 <= value <= ceiling:
+                raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                                   f"time_control.{name} must be from 0 to {ceiling:g} s, got {value}")
+        if tc.move_s <= 0:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, "time_control.move_s must be above 0")
+        return TimeControl(move_s=tc.move_s, bank_s=tc.bank_s, first_move_s=tc.first_move_s or tc.move_s)
+
+    def get(self, match_id: str) -> Match:
+        match = self.matches.get(match_id)
+        if match is None:
+            raise RequestError(grpc.StatusCode.NOT_FOUND,
+                               f"no match {match_id!r} on this referee (unknown, or finished more than "
+                               f"{self.limits.retain_s:g} s ago).")
+        return match
+
+    def by_token(self, token: str) -> tuple[Match, int]:
+        key = self.tokens.lookup(token)
+        if key is None or key.match_id not in self.matches:
+            raise RequestError(grpc.StatusCode.UNAUTHENTICATED,
+                               "unknown or expired seat token: join with the token StartMatch returned for your "
+                               "seat, while its match is running.")
+        return self.matches[key.match_id], key.seat
+
+    def _ended(self, match: Match) -> None:
+        self.metrics.matches_running.dec()
+        asyncio.get_running_loop().call_later(self.limits.retain_s, self._forget, match.id)
+
+    def _forget(self, match_id: str) -> None:
+        self.matches.pop(match_id, None)
+        self.tokens.revoke_match(match_id)
+
+    async def shutdown(self, grace_s: float) -> None:
+        """Start no new match; let running ones finish within ``grace_s``; abort the rest."""
+        self.accepting = False
+        running = self.running()
+        if running:
+            log.info("shutdown_waiting", matches=len(running), grace_s=grace_s)
+            await asyncio.wait([asyncio.ensure_future(m.done.wait()) for m in running], timeout=grace_s)
+        for match in self.running():
+            match.abort(f"the referee shut down before the match ended (grace period {grace_s:g} s).")

@@ -1,0 +1,35 @@
+"""Which moves may be told to the other seats and to spectators.
+
+A move's notation can name hidden information (a card chosen face down, a die behind a
+screen before it is placed), and the engine contract has no general "public notation".
+So the referee tells a move only where it is known to be public:
+
+- a game's State may define ``public_action(seat, action) -> str | None`` (the public
+  notation, or None when the move is hidden); the referee uses it when present;
+- otherwise a game listed in ``PUBLIC_MOVES`` shows every move's notation (checked against
+  its rulebook: every action is made in the open);
+- otherwise the event only says that the seat moved.
+
+Spectators always get the game's ``public_view()``, which the engines guarantee holds no
+hidden information; the events add nothing hidden to it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.games import State
+
+# Games whose every action is announced at the table (see the module docstring).
+PUBLIC_MOVES: frozenset[str] = frozenset()
+
+
+def public_action(state: State, seat: int, action: Any) -> str | None:
+    """The notation every seat may see for ``seat``'s ``action``, or None if it is hidden."""
+    hook = getattr(state, "public_action", None)
+    if hook is not None:
+        result = hook(seat, action)
+        return None if result is None else str(result)
+    if state.game in PUBLIC_MOVES:
+        return str(action)
+    return None

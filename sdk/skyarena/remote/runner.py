@@ -1,0 +1,313 @@
+"""Play one seat of a match on a referee, over gRPC or over stdin/stdout.
+
+The seat's logic (:class:`SeatSession`) is the same for both transports and mirrors the
+local driver (``skyarena.local``): the bot is started with a :class:`MatchInfo`, each
+turn request becomes ``bot.act(observation, legal_actions)`` with the same typed
+observation and the same legal action objects as local play, and the result reaches
+``on_match_end``. An exception in ``act`` is reported to the referee at once (a fault
+of kind ``exception``, like locally) instead of letting the clock run out.
+
+    run_bot(MyBot(), referee="127.0.0.1:50051", token="...")   # gRPC
+    run_bot(MyBot(), stdio=True)                               # frames on stdin/stdout
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import IO, Any, BinaryIO
+
+import grpc
+from grpc import aio
+
+from ..bot import Bot, MatchInfo
+from ..games import to_observation
+from ..v1 import referee_pb2 as pb
+from ..v1 import referee_pb2_grpc as pb_grpc
+from . import convert
+from .frames import DEFAULT_MAX_FRAME, read_frame, write_frame
+
+CLIENT = "skyarena-python/0.1.0"
+# Caps on both sides (the referee has its own): a bot sends small answers and receives
+# observations that are at most a few hundred kilobytes.
+MAX_SEND_BYTES = 1 << 20
+MAX_RECEIVE_BYTES = 4 << 20
+# Status codes after which rejoining with the same token can help.
+RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.ALREADY_EXISTS, grpc.StatusCode.INTERNAL,
+             grpc.StatusCode.UNKNOWN)
+
+BotFactory = Callable[[str], Bot]
+
+
+class RemoteError(Exception):
+    """The referee refused the stream (a gRPC status), or the stream broke for good."""
+
+    def __init__(self, message: str, code: grpc.StatusCode | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.code.name}: {self.message}" if self.code is not None else self.message
+
+
+class MatchAborted(RemoteError):
+    """The match ended without a result (join timeout, cancelled, referee shutdown)."""
+
+
+@dataclass
+class RemoteResult:
+    """How the seat's match ended."""
+
+    match_id: str
+    game: str
+    seat: int
+    result: dict[str, Any]            # ranks, scores, reason, details (as local play reports it)
+    faults: list[dict[str, Any]] = field(default_factory=list)
+    forfeited: list[int] = field(default_factory=list)
+    decisions: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"match_id": self.match_id, "game": self.game, "seat": self.seat, **self.result,
+                "faults": self.faults, "forfeited": self.forfeited, "decisions": self.decisions}
+
+
+def fault_dict(fault: pb.Fault) -> dict[str, Any]:
+    return {"seat": fault.seat, "turn": fault.turn, "kind": fault.kind, "reason": fault.reason,
+            "strike": fault.strike, "forfeit": fault.forfeit}
+
+
+def end_to_result(end: pb.MatchEnd) -> dict[str, Any]:
+    result = end.result
+    return {"ranks": list(result.ranks), "scores": list(result.scores), "reason": result.reason,
+            "details": json.loads(result.details_json) if result.details_json else {}}
+
+
+class SeatSession:
+    """One seat's conversation with the referee, independent of the transport."""
+
+    def __init__(self, bot_factory: BotFactory, say: Callable[[str], None] | None = None) -> None:
+        self.bot_factory = bot_factory
+        self.say = say or (lambda text: print(text, file=sys.stderr, flush=True))
+        self.bot: Bot | None = None
+        self.info: MatchInfo | None = None
+        self.game = ""
+        self.start_error: str | None = None
+        self.finished = False
+        self.outcome: RemoteResult | None = None
+        self.aborted: str | None = None
+
+    def handle(self, message: pb.RefereeMessage) -> pb.BotMessage | None:
+        """React to one referee message; returns the reply to send, if any."""
+        kind = message.WhichOneof("kind")
+        if kind == "turn":
+            return self._turn(message.turn)
+        if kind == "welcome":
+            self._welcome(message.welcome)
+        elif kind == "notice":
+            notice = message.notice
+            code = _code_name(notice.code)
+            strike = f" (strike {notice.fault.strike}{', forfeit' if notice.fault.forfeit else ''})" \
+                if notice.HasField("fault") else ""
+            self.say(f"referee: {code}: {notice.message}{strike}")
+        elif kind == "end":
+            self._end(message.end)
+        return None
+
+    def _welcome(self, welcome: pb.Welcome) -> None:
+        self.game = welcome.game
+        if self.bot is not None:
+            self.say(f"rejoined match {welcome.match_id} as seat {welcome.seat} ({welcome.strikes} strikes so far)")
+            return
+        options = json.loads(welcome.options_json) if welcome.options_json else {}
+        self.info = MatchInfo(welcome.game, welcome.seat, welcome.players, options, welcome.bot_seed,
+                              welcome.match_id)
+        self.bot = self.bot_factory(welcome.game)
+        try:
+            self.bot.start(self.info)
+        except Exception as exc:  # reported with the first answer, as a fault of the bot
+            self.start_error = f"on_match_start raised {type(exc).__name__}: {exc}"
+
+    def _turn(self, turn: pb.TurnRequest) -> pb.BotMessage:
+        reply = pb.BotMessage()
+        answer = reply.answer
+        answer.turn = turn.turn
+        bot = self.bot
+        if bot is None:
+            answer.error = "the referee sent a turn request before Welcome"
+            return reply
+        if self.start_error is not None:
+            answer.error, self.start_error = self.start_error, None
+            return reply
+        game = self.game
+        observation = to_observation(game, convert.observation_from_proto(game, turn.observation))
+        legal = convert.legal_actions_from_proto(game, turn.legal_actions)
+        try:
+            choice = bot.act(observation, legal)
+        except Exception as exc:
+            answer.error = f"act() raised {type(exc).__name__}: {exc}"
+            return reply
+        encode_answer(game, choice, legal, answer)
+        return reply
+
+    def _end(self, end: pb.MatchEnd) -> None:
+        self.finished = True
+        if end.state != pb.MATCH_STATE_FINISHED:
+            self.aborted = end.reason or "the match was aborted"
+            return
+        info = self.info
+        result = end_to_result(end)
+        self.outcome = RemoteResult(
+            match_id=info.match_id if info else "", game=self.game, seat=info.seat if info else -1, result=result,
+            faults=[fault_dict(f) for f in end.faults], forfeited=list(end.forfeited), decisions=end.decisions,
+        )
+        if self.bot is not None and info is not None:
+            try:
+                self.bot.on_match_end(info, result)
+            except Exception as exc:
+                self.say(f"on_match_end raised {type(exc).__name__}: {exc}")
+
+    def conclude(self) -> RemoteResult:
+        if self.aborted is not None:
+            raise MatchAborted(self.aborted)
+        if self.outcome is None:
+            raise RemoteError("the referee closed the stream before the match ended")
+        return self.outcome
+
+
+def encode_answer(game: str, choice: Any, legal: list[Any], answer: pb.Answer) -> None:
+    """An index when the bot returned one (or one of the very legal action objects it was
+    handed), else the notation, or the typed message for a typed game."""
+    if isinstance(choice, int) and not isinstance(choice, bool) and 0 <= choice < 1 << 32:
+        answer.index = choice
+        return
+    if isinstance(choice, str):
+        answer.action.notation = choice
+        return
+    for index, action in enumerate(legal):
+        if action is choice:
+            answer.index = index
+            return
+    try:
+        convert.action_to_proto(game, choice, answer.action)
+    except (convert.ConversionError, TypeError, ValueError):
+        answer.action.Clear()
+        answer.action.notation = str(choice)
+
+
+def _code_name(code: int) -> str:
+    for status in grpc.StatusCode:
+        if status.value[0] == code:
+            return status.name
+    return str(code)
+
+
+# ----- gRPC ------------------------------------------------------------------------------
+
+async def play_grpc(session: SeatSession, address: str, token: str, client: str = CLIENT,
+                    reconnects: int = 5) -> RemoteResult:
+    """Join with the seat token and play until the match ends; rejoin after a dropped stream."""
+    options = [("grpc.max_send_message_length", MAX_SEND_BYTES),
+               ("grpc.max_receive_message_length", MAX_RECEIVE_BYTES),
+               ("grpc.keepalive_time_ms", 30_000), ("grpc.keepalive_timeout_ms", 10_000)]
+    failures = 0
+    async with aio.insecure_channel(address, options=options) as channel:
+        stub = pb_grpc.RefereeStub(channel)
+        while True:
+            call = stub.Play(wait_for_ready=True)
+            try:
+                await call.write(pb.BotMessage(join=pb.Join(token=token, client=client)))
+                while True:
+                    message = await call.read()
+                    if message is aio.EOF:
+                        break
+                    assert isinstance(message, pb.RefereeMessage)
+                    failures = 0
+                    reply = session.handle(message)
+                    if reply is not None:
+                        await call.write(reply)
+                    if session.finished:
+                        break
+                if session.finished:
+                    with contextlib.suppress(Exception):
+                        await call.done_writing()
+                    return session.conclude()
+                code = await call.code()
+                if code != grpc.StatusCode.OK:
+                    raise RemoteError(await call.details() or "", code)
+                raise RemoteError("the referee closed the stream before the match ended")
+            except aio.AioRpcError as exc:
+                code = exc.code()
+                if code not in RETRYABLE or failures >= reconnects:
+                    raise RemoteError(exc.details() or str(exc), code) from None
+                failures += 1
+                session.say(f"stream lost ({code.name}: {exc.details()}); rejoining ({failures}/{reconnects})")
+                await asyncio.sleep(min(0.1 * 2 ** failures, 2.0))
+            finally:
+                call.cancel()
+
+
+# ----- stdio -----------------------------------------------------------------------------
+
+def play_stdio(session: SeatSession, token: str = "", client: str = CLIENT, stdin: BinaryIO | None = None,
+               stdout: BinaryIO | None = None) -> RemoteResult:
+    """Speak length-delimited frames: BotMessage out on stdout, RefereeMessage in on stdin.
+
+    The relay (a worker) owns the stream to the referee and may put the real seat token
+    into the Join; the bot's own prints go to stderr so they cannot corrupt the frames.
+    """
+    out = stdout if stdout is not None else sys.stdout.buffer
+    inp = stdin if stdin is not None else sys.stdin.buffer
+    with _prints_to_stderr(stdout is None):
+        write_frame(out, pb.BotMessage(join=pb.Join(token=token, client=client)), MAX_SEND_BYTES)
+        while not session.finished:
+            message = read_frame(inp, pb.RefereeMessage, max(MAX_RECEIVE_BYTES, DEFAULT_MAX_FRAME))
+            if message is None:
+                break
+            reply = session.handle(message)
+            if reply is not None:
+                write_frame(out, reply, MAX_SEND_BYTES)
+    return session.conclude()
+
+
+@contextlib.contextmanager
+def _prints_to_stderr(active: bool) -> Any:
+    if not active:
+        yield
+        return
+    saved: IO[str] = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        yield
+    finally:
+        sys.stdout = saved
+
+
+# ----- the entry point -------------------------------------------------------------------
+
+def run_bot(bot: Bot | BotFactory, referee: str | None = None, token: str | None = None, *, stdio: bool = False,
+            client: str = CLIENT, reconnects: int = 5) -> RemoteResult:
+    """Play one seat. ``bot`` is a Bot, or a function of the game name that makes one (the
+    game is known only once the referee has welcomed the seat).
+
+    Defaults come from the environment: ``SKYARENA_REFEREE``, ``SKYARENA_SEAT_TOKEN`` and
+    ``SKYARENA_TRANSPORT=stdio``.
+    """
+    factory: BotFactory = (lambda game: bot) if isinstance(bot, Bot) else bot
+    session = SeatSession(factory)
+    stdio = stdio or os.environ.get("SKYARENA_TRANSPORT", "") == "stdio"
+    token = token if token is not None else os.environ.get("SKYARENA_SEAT_TOKEN", "")
+    if stdio:
+        return play_stdio(session, token, client)
+    referee = referee or os.environ.get("SKYARENA_REFEREE")
+    if not referee:
+        raise RemoteError("no referee address: pass referee='HOST:PORT' (skyarena run --referee) or set "
+                          "SKYARENA_REFEREE")
+    if not token:
+        raise RemoteError("no seat token: pass token=... (skyarena run --token) or set SKYARENA_SEAT_TOKEN")
+    return asyncio.run(play_grpc(session, referee, token, client, reconnects))
