@@ -1,0 +1,557 @@
+"""The Oddball Äeronauts state: phases, decisions, views and hidden information.
+
+A round is: Step 1 (Events, automatic), Step 2 (the Lead then the other seat announce a
+skill, with any trick that moves cards or limits the opponent's count), Step 3 (both seats
+choose at once how many cards to Play and which trick to use), Step 4 (results) and
+Step 5 (effects; a Capture or a Protect trick may ask its owner one more question).
+
+Hidden information is tracked with one bitmask per seat over card uids (``seen``): a seat
+has seen its own face-up cards, every Played card, every Event shown in Step 1 and every
+card it Recovered. ``resample_hidden`` redraws exactly the cards a seat has not seen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import permutations
+from typing import Any
+
+from ..core import CounterRng, Result, State
+from . import rules
+from .actions import CARD_SETS, PLAY_ZERO, PROTECTS, Announce, Capture, Play, announce, play
+from .cards import CARDS, EVENTS, FACTIONS, SKILLS, Card
+from .decks import default_deck
+
+ANNOUNCE, PLAY, CAPTURE, PROTECT, OVER = range(5)
+PHASE_NAMES = ("announce", "play", "capture", "protect", "over")
+_CAPTURE_ACTIONS = [Capture("top"), Capture("deck")]
+_RIG_CACHE: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+
+
+def _rig_orders(positions: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every new order of the rigged positions except the unchanged one."""
+    orders = _RIG_CACHE.get(positions)
+    if orders is None:
+        orders = [p for p in permutations(positions) if p != positions]
+        _RIG_CACHE[positions] = orders
+    return orders
+
+
+class Table:
+    """The cards of one game, by uid: fixed at the deal and shared by every clone."""
+
+    __slots__ = ("ids", "cards", "is_event", "bit", "factions")
+
+    def __init__(self, ids: list[str], factions: tuple[str, str]) -> None:
+        self.ids = tuple(ids)
+        self.cards: tuple[Card, ...] = tuple(CARDS[i] for i in ids)
+        self.is_event = tuple(c.is_event for c in self.cards)
+        self.bit = tuple(1 << uid for uid in range(len(ids)))
+        self.factions = factions
+
+
+class OddballState(State):
+    """One position of Oddball Äeronauts (2 players)."""
+
+    game = "oddball-aeronauts"
+
+    __slots__ = (
+        "table", "up", "down", "box", "seen", "lead", "rnd", "phase", "movers",
+        "skills", "pre_uid", "announced", "limits", "plays", "played", "trick_uid", "blocked",
+        "held", "nr_active", "nr_pending", "totals", "winner", "queue", "captured", "capture_place",
+        "protected", "log", "reveal", "last", "outcome", "_legal",
+    )
+
+    def __init__(self, players: int, seed: int, options: Mapping[str, Any]) -> None:
+        super().__init__(players, seed, options)
+        setup = self.options.get("setup")
+        factions = _factions(self.options)
+        if setup is not None:
+            seats = setup["seats"]
+            ids: list[str] = []
+            ups: list[list[int]] = []
+            downs: list[list[int]] = []
+            for seat in (0, 1):
+                start = len(ids)
+                ids.extend(seats[seat].get("up", []))
+                mid = len(ids)
+                ids.extend(seats[seat].get("down", []))
+                ups.append(list(range(start, mid)))
+                downs.append(list(range(mid, len(ids))))
+            in_decks = {i for i in ids if CARDS[i].is_event}
+            box = setup.get("box")
+            if box is None:
+                box = [e for e in EVENTS if e not in in_decks]
+            first = len(ids)
+            ids.extend(box)
+            self.table = Table(ids, factions)
+            self.up, self.down = ups, downs
+            self.box = tuple(range(first, len(ids)))
+            lead = setup.get("lead")
+        else:
+            decks = self.options.get("decks") or [None, None]
+            lists = [list(decks[s]) if decks[s] is not None else default_deck(factions[s]) for s in (0, 1)]
+            events = self.shuffle("events", list(EVENTS))
+            ids = lists[0] + events[0:2] + lists[1] + events[2:4] + events[4:]
+            self.table = Table(ids, factions)
+            n0 = len(lists[0]) + 2
+            n1 = len(lists[1]) + 2
+            self.up, self.down = [], []
+            for seat, (start, n) in enumerate(((0, n0), (n0, n1))):
+                deck = self.shuffle(f"deck {seat}", list(range(start, start + n)))
+                self.up.append(deck[:-3])
+                self.down.append(deck[-3:])
+            self.box = tuple(range(n0 + n1, len(ids)))
+            lead = None
+        if lead is None:
+            rule = self.options["first_lead"]
+            lead = 0 if rule == "seat0" else 1 if rule == "seat1" else self.draw_below("first lead", 2)
+        self.lead = lead
+        bit = self.table.bit
+        self.seen = [0, 0]
+        for seat in (0, 1):
+            for uid in self.up[seat]:
+                self.seen[seat] |= bit[uid]
+        self.rnd = 0
+        self.held: list[tuple[tuple[int, int], ...]] = [(), ()]
+        self.nr_pending: list[tuple[int, ...]] = [(), ()]
+        self.nr_active: list[tuple[int, ...]] = [(), ()]
+        self.last: dict[str, Any] | None = None
+        self.outcome: Result | None = None
+        self._start_round()
+
+    # ----- the round --------------------------------------------------------------------
+    def _start_round(self) -> None:
+        self.rnd += 1
+        self.nr_active = self.nr_pending
+        self.nr_pending = [(), ()]
+        self.skills = [-1, -1]
+        self.pre_uid = [-1, -1]
+        self.announced: list[str | None] = [None, None]
+        self.limits = [3, 3]
+        self.plays: list[Play | None] = [None, None]
+        self.played: list[tuple[int, ...]] = [(), ()]
+        self.trick_uid = [-1, -1]
+        self.blocked = [False, False]
+        self.totals = [0, 0]
+        self.winner = -1
+        self.queue: tuple[tuple[int, int], ...] = ()
+        self.captured = -1
+        self.capture_place = ""
+        self.protected = [-1, -1]
+        self.reveal: dict[str, Any] | None = None
+        self._legal: list[list[Any] | None] = [None, None]
+        self.log = tuple(rules.step1_events(self))
+        self.phase = ANNOUNCE
+        self.movers: tuple[int, ...] = (self.lead,)
+
+    def _begin_play(self) -> None:
+        self.limits = [rules.limit_for(self, 0), rules.limit_for(self, 1)]
+        self.phase = PLAY
+        self.movers = (0, 1) if self.options["simultaneous_counts"] else (self.lead,)
+
+    def _reveal_and_resolve(self) -> None:
+        table = self.table
+        for seat in (0, 1):
+            chosen = self.plays[seat]
+            assert chosen is not None
+            up = self.up[seat]
+            self.played[seat] = tuple(up[p - 1] for p in chosen.cards)
+            if chosen.trick:
+                self.trick_uid[seat] = up[chosen.trick - 1]
+            elif not chosen.cards and up:
+                self.trick_uid[seat] = up[0]       # "play 0" is the Top Card's trick
+            elif self.pre_uid[seat] >= 0:
+                self.trick_uid[seat] = self.pre_uid[seat]
+        bits = 0
+        for seat in (0, 1):
+            for uid in self.played[seat]:
+                bits |= table.bit[uid]
+        self.seen[0] |= bits
+        self.seen[1] |= bits
+        outcome = rules.results(self)
+        tricks: list[dict[str, Any] | None] = []
+        for seat in (0, 1):
+            uid = self.trick_uid[seat]
+            if uid < 0:
+                tricks.append(None)
+                continue
+            trick = table.cards[uid].trick
+            assert trick is not None
+            entry: dict[str, Any] = {"text": trick.text, "blocked": self.blocked[seat]}
+            if uid != self.pre_uid[seat]:
+                entry["card"] = table.ids[uid]
+            tricks.append(entry)
+        self.captured = rules.capture_target(self)
+        queue: list[tuple[int, int]] = []
+        if self.captured >= 0:
+            queue.append((self.winner, CAPTURE))
+        for seat in (self.lead, 1 - self.lead):
+            candidates = rules.protect_candidates(self, seat)
+            if len(candidates) == 1:
+                self.protected[seat] = self.played[seat][self.plays[seat].cards.index(candidates[0])]  # type: ignore[union-attr]
+            elif candidates:
+                queue.append((seat, PROTECT))
+        self.reveal = {
+            "round": self.rnd,
+            "lead": self.lead,
+            "skills": [SKILLS[s] for s in self.skills],
+            "counts": [len(p.cards) for p in self.plays if p is not None],
+            "positions": [list(p.cards) for p in self.plays if p is not None],
+            "played": [[table.ids[u] for u in self.played[s]] for s in (0, 1)],
+            "tricks": tricks,
+            **outcome,
+        }
+        self.queue = tuple(queue)
+        self._next_decision()
+
+    def _next_decision(self) -> None:
+        if self.queue:
+            seat, phase = self.queue[0]
+            self.phase = phase
+            self.movers = (seat,)
+            return
+        self._finish_round()
+
+    def _finish_round(self) -> None:
+        done = rules.effects(self)
+        assert self.reveal is not None
+        summary = {**self.reveal, **done, "events": list(self.log),
+                   "announced": list(self.announced)}
+        self.last = summary
+        self.reveal = None
+        if self.winner >= 0:
+            self.lead = self.winner
+        elif not self.options["draw_keeps_lead"]:
+            self.lead = 1 - self.lead
+        counts = [rules.face_up_cards(self, 0), rules.face_up_cards(self, 1)]
+        if counts[0] == 0 or counts[1] == 0:
+            reason = "mutual-rout" if counts[0] == counts[1] else "routed"
+            self._end(counts, reason)
+        elif self.rnd >= self.options["max_rounds"]:
+            self._end(counts, "round-limit")
+        else:
+            self._start_round()
+
+    def _end(self, counts: list[int], reason: str) -> None:
+        details = {"rounds": self.rnd, "face_up": counts}
+        if reason == "routed":
+            details["routed"] = 0 if counts[0] == 0 else 1
+        self.outcome = Result.from_scores(counts, reason, details=details)
+        self.phase = OVER
+        self.movers = ()
+        self._legal = [None, None]
+
+    # ----- the contract -----------------------------------------------------------------
+    def to_move(self) -> tuple[int, ...]:
+        return self.movers
+
+    def legal_actions(self, seat: int) -> list[Any]:
+        if seat not in self.movers:
+            return []
+        cached = self._legal[seat]
+        if cached is None:
+            cached = self._legal[seat] = self._compute_legal(seat)
+        return list(cached)
+
+    def is_legal(self, seat: int, action: Any) -> bool:
+        if seat not in self.movers:
+            return False
+        cached = self._legal[seat]
+        if cached is None:
+            cached = self._legal[seat] = self._compute_legal(seat)
+        return action in cached
+
+    def _compute_legal(self, seat: int) -> list[Any]:
+        phase = self.phase
+        if phase == ANNOUNCE:
+            return self._announce_actions(seat)
+        if phase == PLAY:
+            return self._play_actions(seat)
+        if phase == CAPTURE:
+            return list(_CAPTURE_ACTIONS)
+        if phase == PROTECT:
+            return [PROTECTS[p] for p in rules.protect_candidates(self, seat)]
+        return []
+
+    def _announce_actions(self, seat: int) -> list[Any]:
+        up = self.up[seat]
+        trick = self.table.cards[up[0]].trick if up else None
+        extra: list[tuple[tuple[int, ...], bool]] = []
+        if trick is not None and trick.stage == "announce" and rules.condition_ok(self, seat, trick):
+            if trick.kind == "rig":
+                positions = rules.rig_positions(trick, len(up))
+                if len(positions) >= 2:
+                    extra = [(order, False) for order in _rig_orders(positions)]
+            else:
+                extra = [((), True)]
+        out: list[Any] = []
+        for skill in range(3):
+            out.append(announce(skill))
+            for order, limit in extra:
+                out.append(announce(skill, order, limit))
+        return out
+
+    def _play_actions(self, seat: int) -> list[Any]:
+        up = self.up[seat]
+        n = len(up)
+        if n == 0:
+            return [PLAY_ZERO]
+        cards = self.table.cards
+        free = self.pre_uid[seat] < 0
+        limit = self.limits[seat]
+        top_trick = cards[up[0]].trick
+        lead = self.lead == seat
+        t1 = (free and top_trick is not None and top_trick.stage == "play"
+              and (top_trick.when != "lead" or lead))
+        magic = [False, False, False, False]
+        if free:
+            for pos in (2, 3):
+                if pos <= n:
+                    trick = cards[up[pos - 1]].trick
+                    magic[pos] = (trick is not None and trick.magic and trick.stage == "play"
+                                  and (trick.when != "lead" or lead))
+        out: list[Any] = []
+        for chosen in CARD_SETS:
+            if len(chosen) > limit or chosen[-1] > n:
+                continue
+            out.append(play(chosen))
+            if t1:
+                out.append(play(chosen, 1))
+            for pos in chosen[1:]:
+                if magic[pos]:
+                    out.append(play(chosen, pos))
+        if free and top_trick is not None and top_trick.stage == "zero":
+            out.append(PLAY_ZERO)
+        return out
+
+    def _apply(self, actions: dict[int, Any]) -> None:
+        phase = self.phase
+        self._legal = [None, None]
+        if phase == ANNOUNCE:
+            (seat, action), = actions.items()
+            self._apply_announce(seat, action)
+        elif phase == PLAY:
+            for seat, action in actions.items():
+                self.plays[seat] = action
+            if self.plays[0] is None or self.plays[1] is None:
+                self.movers = (1 - self.lead,)
+                return
+            self._reveal_and_resolve()
+        elif phase == CAPTURE:
+            (seat, action), = actions.items()
+            self.capture_place = action.place
+            self.queue = self.queue[1:]
+            self._next_decision()
+        elif phase == PROTECT:
+            (seat, action), = actions.items()
+            chosen = self.plays[seat]
+            assert chosen is not None
+            self.protected[seat] = self.played[seat][chosen.cards.index(action.position)]
+            self.queue = self.queue[1:]
+            self._next_decision()
+
+    def _apply_announce(self, seat: int, action: Announce) -> None:
+        self.skills[seat] = action.skill
+        if action.rig or action.limit:
+            up = self.up[seat]
+            uid = up[0]
+            trick = self.table.cards[uid].trick
+            assert trick is not None
+            self.pre_uid[seat] = uid
+            self.announced[seat] = trick.text
+            if action.rig:
+                rules.rig(self, seat, trick, action.rig)
+        if seat == self.lead:
+            self.movers = (1 - seat,)
+        else:
+            self._begin_play()
+
+    def result(self) -> Result | None:
+        return self.outcome
+
+    # ----- views --------------------------------------------------------------------------
+    def _public(self) -> dict[str, Any]:
+        table = self.table
+        revealed_counts: list[int | None] = [None, None]
+        if self.phase == PLAY and not self.options["simultaneous_counts"]:
+            lead_play = self.plays[self.lead]
+            if lead_play is not None:
+                revealed_counts[self.lead] = len(lead_play.cards)
+        skills: list[str | None] = [None, None]
+        for seat in (0, 1):
+            if self.skills[seat] >= 0:
+                skills[seat] = SKILLS[self.skills[seat]]
+        return {
+            "round": self.rnd,
+            "phase": PHASE_NAMES[self.phase],
+            "lead": self.lead,
+            "to_move": list(self.movers),
+            "factions": list(table.factions),
+            "skills": skills,
+            "announced": list(self.announced),
+            "limits": list(self.limits) if self.phase != ANNOUNCE else [None, None],
+            "counts": revealed_counts,
+            "events": list(self.log),
+            "reveal": self.reveal,
+            "last_round": self.last,
+            "decks": [self._seat_public(seat) for seat in (0, 1)],
+            "result": self.outcome.to_json() if self.outcome else None,
+            "box": len(self.box),
+        }
+
+    def _seat_public(self, seat: int) -> dict[str, Any]:
+        table = self.table
+        return {
+            "face_up": len(self.up[seat]),
+            "face_down": len(self.down[seat]),
+            "held": [{"event": table.ids[uid], "round": due} for uid, due in self.held[seat]],
+            "next_round": [{"card": table.ids[uid], "top_right": table.cards[uid].trick.top_right}  # type: ignore[union-attr]
+                           for uid in self.nr_active[seat]],
+        }
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        data = self._public()
+        table = self.table
+        ids = table.ids
+        seen = self.seen[seat]
+        bit = table.bit
+        data["seat"] = seat
+        data["hand"] = {
+            "up": [ids[u] for u in self.up[seat]],
+            "down": [ids[u] if seen & bit[u] else None for u in self.down[seat]],
+        }
+        return data
+
+    def public_view(self) -> dict[str, Any]:
+        return self._public()
+
+    # ----- copying and hashing --------------------------------------------------------------
+    def _copy_into(self, twin: State) -> None:
+        assert isinstance(twin, OddballState)
+        twin.table = self.table
+        twin.up = [self.up[0][:], self.up[1][:]]
+        twin.down = [self.down[0][:], self.down[1][:]]
+        twin.box = self.box
+        twin.seen = self.seen[:]
+        twin.lead = self.lead
+        twin.rnd = self.rnd
+        twin.phase = self.phase
+        twin.movers = self.movers
+        twin.skills = self.skills[:]
+        twin.pre_uid = self.pre_uid[:]
+        twin.announced = self.announced[:]
+        twin.limits = self.limits[:]
+        twin.plays = self.plays[:]
+        twin.played = self.played[:]
+        twin.trick_uid = self.trick_uid[:]
+        twin.blocked = self.blocked[:]
+        twin.held = self.held[:]
+        twin.nr_active = self.nr_active[:]
+        twin.nr_pending = self.nr_pending[:]
+        twin.totals = self.totals[:]
+        twin.winner = self.winner
+        twin.queue = self.queue
+        twin.captured = self.captured
+        twin.capture_place = self.capture_place
+        twin.protected = self.protected[:]
+        twin.log = self.log
+        twin.reveal = self.reveal
+        twin.last = self.last
+        twin.outcome = self.outcome
+        twin._legal = [None, None]
+
+    def snapshot(self) -> dict[str, Any]:
+        ids = self.table.ids
+        return {
+            "cards": list(ids),
+            "up": [list(u) for u in self.up],
+            "down": [list(d) for d in self.down],
+            "box": list(self.box),
+            "seen": [format(s, "x") for s in self.seen],
+            "lead": self.lead,
+            "round": self.rnd,
+            "phase": PHASE_NAMES[self.phase],
+            "movers": list(self.movers),
+            "skills": list(self.skills),
+            "pre": list(self.pre_uid),
+            "announced": list(self.announced),
+            "limits": list(self.limits),
+            "plays": [None if p is None else str(p) for p in self.plays],
+            "played": [list(p) for p in self.played],
+            "tricks": list(self.trick_uid),
+            "blocked": list(self.blocked),
+            "held": [[list(h) for h in held] for held in self.held],
+            "nr_active": [list(n) for n in self.nr_active],
+            "nr_pending": [list(n) for n in self.nr_pending],
+            "totals": list(self.totals),
+            "winner": self.winner,
+            "queue": [list(q) for q in self.queue],
+            "captured": self.captured,
+            "capture_place": self.capture_place,
+            "protected": list(self.protected),
+            "log": list(self.log),
+            "reveal": self.reveal,
+            "last": self.last,
+            "result": self.outcome.to_json() if self.outcome else None,
+        }
+
+    # ----- hidden information -----------------------------------------------------------------
+    def resample_hidden(self, seat: int, rng: CounterRng) -> State:
+        """Redraw what ``seat`` has not seen: the opponent's unseen cards (kept within the
+        opponent's deck, whose list is public), the seat's own never-seen face-down cards,
+        and which unseen Events are where (the opponent's deck, the seat's own, the box),
+        keeping how many each holds. No Event goes into the opponent's top 3, where Step 1
+        would have shown it."""
+        twin = self.clone()
+        assert isinstance(twin, OddballState)
+        table = twin.table
+        seen = twin.seen[seat]
+        bit = table.bit
+        is_event = table.is_event
+        opp = 1 - seat
+        # Slots: (list, index) of every card this seat has not seen, by region.
+        opp_slots: list[tuple[list[int], int]] = []
+        for lst in (twin.up[opp], twin.down[opp]):
+            opp_slots.extend((lst, i) for i, uid in enumerate(lst) if not seen & bit[uid])
+        own_slots = [(twin.down[seat], i) for i, uid in enumerate(twin.down[seat]) if not seen & bit[uid]]
+        box = list(twin.box)
+        box_slots = [(box, i) for i in range(len(box))]
+        # 1. Which unseen Event is in which region (counts per region kept).
+        event_slots = [(lst, i) for lst, i in opp_slots + own_slots + box_slots if is_event[lst[i]]]
+        names = rng.shuffled([lst[i] for lst, i in event_slots])
+        for (lst, i), uid in zip(event_slots, names):
+            lst[i] = uid
+        # 2. The opponent's unseen cards, in a uniformly random order, Events kept out of its top 3.
+        cards = [lst[i] for lst, i in opp_slots]
+        events = [u for u in cards if is_event[u]]
+        others = rng.shuffled([u for u in cards if not is_event[u]])
+        top = twin.up[opp]
+        allowed = [k for k, (lst, i) in enumerate(opp_slots) if not (lst is top and i < 3)]
+        chosen = set(rng.shuffled(allowed)[:len(events)]) if events else set()
+        events = rng.shuffled(events)
+        for k, (lst, i) in enumerate(opp_slots):
+            lst[i] = events.pop() if k in chosen else others.pop()
+        # 3. The seat's own never-seen face-down cards, in a random order.
+        order = rng.shuffled([lst[i] for lst, i in own_slots])
+        for (lst, i), uid in zip(own_slots, order):
+            lst[i] = uid
+        twin.box = tuple(box)
+        return twin
+
+
+def _factions(options: Mapping[str, Any]) -> tuple[str, str]:
+    """Each seat's faction: the ``factions`` option, else the deck lists', else the default."""
+    from .decks import validate_deck
+
+    given = options.get("factions")
+    if given is not None:
+        return given[0], given[1]
+    decks = options.get("decks") or [None, None]
+    default = ("pendragon", "pirates")
+    out = []
+    for seat in (0, 1):
+        deck = decks[seat]
+        out.append(validate_deck(deck) if deck is not None else default[seat])
+    assert all(f in FACTIONS for f in out)
+    return out[0], out[1]
