@@ -5,8 +5,23 @@ when imported below."""
 from importlib import import_module
 
 from .core import (
-    GAMES, Action, CounterRng, GameSpec, IllegalAction, MalformedAction, OptionError, OptionSpec, PlayerCountError,
-    ReplayError, Result, SkyarenaError, State, UnknownGame, make, register, spec,
+    GAMES,
+    Action,
+    CounterRng,
+    GameSpec,
+    IllegalAction,
+    MalformedAction,
+    OptionError,
+    OptionSpec,
+    PlayerCountError,
+    ReplayError,
+    Result,
+    SkyarenaError,
+    State,
+    UnknownGame,
+    make,
+    register,
+    spec,
 )
 
 # Subpackages, one per game; each registers its GameSpec on import.

@@ -208,5 +208,8 @@ def demo(n_games: int, seed: int) -> None:
         _print_report(report)
 
 
+# Registers `run`, `match` and `referee serve` on the group (before main() can run).
+from . import cli_remote  # noqa: E402,F401,I001
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -8,8 +8,9 @@ the referee would do.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from referee.games import make, spec
 from referee.match import Fault, FaultKind, MatchRecord, MatchRunner, TimeControl
