@@ -290,6 +290,26 @@ def _prints_to_stderr(active: bool) -> Any:
 
 # ----- the entry point -------------------------------------------------------------------
 
+def bot_factory(bot_spec: str, game: str | None = None) -> BotFactory:
+    """A function of the game name that makes the bot named by ``bot_spec`` (a house bot
+    name, ``file.py`` or ``file.py:Class``). A bot file is loaded at once, so its errors show
+    before connecting; a house bot name is resolved once the game is known, unless given."""
+    from pathlib import Path
+
+    from ..loader import load_bot
+
+    looks_like_file = bot_spec.endswith(".py") or ".py:" in bot_spec or Path(bot_spec).exists()
+    if looks_like_file or game:
+        _, cls = load_bot(bot_spec, game or "")
+        return lambda _game: cls()
+
+    def make(actual_game: str) -> Bot:
+        _, cls = load_bot(bot_spec, actual_game)
+        return cls()
+
+    return make
+
+
 def run_bot(bot: Bot | BotFactory, referee: str | None = None, token: str | None = None, *, stdio: bool = False,
             client: str = CLIENT, reconnects: int = 5) -> RemoteResult:
     """Play one seat. ``bot`` is a Bot, or a function of the game name that makes one (the
