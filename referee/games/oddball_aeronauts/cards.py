@@ -79,7 +79,8 @@ class Trick:
 
     @property
     def stage(self) -> str:
-        return TRICK_STAGE[self.kind]
+        """A Next Round trick is chosen like any other at Step 3: its effect waits a round."""
+        return "play" if self.next_round else TRICK_STAGE[self.kind]
 
 
 @dataclass(frozen=True, slots=True)

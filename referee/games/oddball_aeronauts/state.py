@@ -16,9 +16,10 @@ from collections.abc import Mapping
 from itertools import permutations
 from typing import Any
 
-from ..core import CounterRng, Result, State
+from ..core import CounterRng, IllegalAction, Result, State
 from . import rules
 from .actions import CARD_SETS, PLAY_ZERO, PROTECTS, Announce, Capture, Play, announce, play
+from .actions import parse as parse_notation
 from .cards import CARDS, EVENTS, FACTIONS, SKILLS, Card
 from .decks import default_deck
 
@@ -253,6 +254,13 @@ class OddballState(State):
         if cached is None:
             cached = self._legal[seat] = self._compute_legal(seat)
         return list(cached)
+
+    def parse_action(self, seat: int, text: str) -> Any:
+        """Malformed text and well-formed but illegal actions get different messages."""
+        action = parse_notation(text)
+        if not self.is_legal(seat, action):
+            raise IllegalAction(self._illegal_message(seat, str(action)))
+        return action
 
     def is_legal(self, seat: int, action: Any) -> bool:
         if seat not in self.movers:
