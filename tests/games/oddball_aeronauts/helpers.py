@@ -77,6 +77,13 @@ def game(up0: list[str], up1: list[str], down0: list[str] | None = None, down1: 
     return state
 
 
+def new(seed: int = 0, **options: Any) -> OddballState:
+    """A dealt game (no setup)."""
+    state = make(GAME, 2, seed=seed, options=options)
+    assert isinstance(state, OddballState)
+    return state
+
+
 def up(state: OddballState, seat: int) -> list[str]:
     return [state.table.ids[u] for u in state.up[seat]]
 

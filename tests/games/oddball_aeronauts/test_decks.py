@@ -10,7 +10,7 @@ from referee.games import OptionError, make
 from referee.games.oddball_aeronauts.cards import CARDS
 from referee.games.oddball_aeronauts.decks import DeckError, core_deck, default_deck, validate_deck
 
-from .helpers import BRUISER, HEXER, HORDE, JACK, MASTER, QUILL, RC, TR, TUCK, ZEPHYR
+from .helpers import BRUISER, HEXER, HORDE, JACK, MASTER, QUILL, RC, TR, TUCK, ZEPHYR, new
 
 PA = "pendragon/percival-ashby"
 IB = "pendragon/ida-blythe"
@@ -108,7 +108,7 @@ def test_events_and_unknown_cards_are_refused() -> None:
 
 def test_a_crafted_deck_is_what_the_seat_plays() -> None:
     deck = swap("pirates", [HORDE], [BRUISER, BF, BF], merc=TUCK)
-    state = make("oddball-aeronauts", 2, seed=4, options={"decks": [None, deck]})
+    state = new(4, decks=[None, deck])
     cards = [state.table.ids[u] for u in state.up[1] + state.down[1]] + \
         [state.table.ids[u] for u, _ in state.held[1]]
     mine = Counter(c for c in cards if not CARDS[c].is_event)

@@ -6,7 +6,7 @@ import pytest
 
 from referee.games import OptionError, make
 
-from .helpers import RC, TR, game
+from .helpers import RC, TR, game, new
 
 GAME = "oddball-aeronauts"
 
@@ -63,5 +63,5 @@ def test_factions_option_seats_the_factions() -> None:
 def test_setup_defaults_box_and_lead() -> None:
     state = game([RC], [TR], lead=1)
     assert state.lead == 1 and len(state.box) == 6
-    state = make(GAME, 2, seed=9, options={"setup": {"seats": [{"up": [RC]}, {"up": [TR]}]}, "first_lead": "seat1"})
+    state = new(9, setup={"seats": [{"up": [RC]}, {"up": [TR]}]}, first_lead="seat1")
     assert state.lead == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.games import IllegalAction, make
+from referee.games import IllegalAction
 from referee.games.oddball_aeronauts import rules
 from referee.games.oddball_aeronauts.cards import CARDS, EVENTS, FACTIONS
 
@@ -27,6 +27,7 @@ from .helpers import (
     down,
     game,
     legal,
+    new,
     play,
     round_,
     up,
@@ -40,7 +41,7 @@ FILLER1 = [SG, SG, BF, BF]
 def test_make_ready_deals_core_deck_mercenary_and_two_events_each() -> None:
     quiet = 0
     for seed in range(12):
-        state = make("oddball-aeronauts", 2, seed=seed)
+        state = new(seed)
         dealt = []
         for seat, faction in enumerate(("pendragon", "pirates")):
             cards = up(state, seat) + down(state, seat) + [state.table.ids[u] for u, _ in state.held[seat]]
@@ -57,7 +58,7 @@ def test_make_ready_deals_core_deck_mercenary_and_two_events_each() -> None:
 
 
 def test_bottom_three_cards_start_face_down_and_unseen_by_their_owner() -> None:
-    state = make("oddball-aeronauts", 2, seed=5)
+    state = new(5)
     for seat in (0, 1):
         hand = state.observation(seat)["hand"]
         assert hand["down"][:3] == [None, None, None]   # Events Step 1 Discarded come after
@@ -65,11 +66,11 @@ def test_bottom_three_cards_start_face_down_and_unseen_by_their_owner() -> None:
 
 
 def test_first_lead_is_a_seeded_coin_flip() -> None:
-    leads = {make("oddball-aeronauts", 2, seed=s).lead for s in range(20)}
+    leads = {new(s).lead for s in range(20)}
     assert leads == {0, 1}
-    assert make("oddball-aeronauts", 2, seed=3).lead == make("oddball-aeronauts", 2, seed=3).lead
-    assert make("oddball-aeronauts", 2, seed=3, options={"first_lead": "seat1"}).lead == 1
-    assert make("oddball-aeronauts", 2, seed=3, options={"first_lead": "seat0"}).lead == 0
+    assert new(3).lead == new(3).lead
+    assert new(3, first_lead="seat1").lead == 1
+    assert new(3, first_lead="seat0").lead == 0
 
 
 # ----- Step 2: announce, Lead first ----------------------------------------------------------
@@ -223,7 +224,7 @@ def test_both_players_out_is_a_draw() -> None:
 @pytest.mark.parametrize("ruling", [True, False])
 def test_only_events_face_up_counts_as_no_cards(ruling: bool) -> None:
     state = game([RC, DH, DH, FLASH], [TR, WD, LO, BF, BF, BF], lead=1, events_only_is_out=ruling)
-    assert state.log == ()                  # the Event is 4th: not in the top 3
+    assert not state.log                    # the Event is 4th: not in the top 3
     round_(state, "sailing", "sailing", "play 1+2+3", "play 1")   # 1 + 1 + 1 = 3 against 5
     assert state.is_over() is ruling
     if ruling:
