@@ -215,6 +215,7 @@ async def serve(listen: str, service_token: str, limits: Limits, metrics_listen:
         host, _, port = metrics_listen.rpartition(":")
         bound = server.metrics.serve(host or "127.0.0.1", int(port))
         log.info("metrics_listening", listen=f"{host or '127.0.0.1'}:{bound}")
+        print(f"metrics on http://{host or '127.0.0.1'}:{bound}/metrics", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
