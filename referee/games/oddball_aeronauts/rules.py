@@ -273,11 +273,11 @@ def check_shadow(st: OddballState) -> None:
         st.blocked[seat] = bool(trick is not None and trick.magic and opp_up and cards[opp_up[0]].shadow)
 
 
-def results(st: OddballState) -> dict[str, Any]:
+def results(st: OddballState) -> None:
     """Step 4: Skill Totals, the Defence Bonus, and the winner (-1 for a draw)."""
     check_shadow(st)
     totals = [skill_total(st, 0), skill_total(st, 1)]
-    defence = None
+    defence = -1
     if totals[0] != totals[1]:
         loser = 0 if totals[0] < totals[1] else 1
         bonus = defence_applies(st, loser)
@@ -292,7 +292,7 @@ def results(st: OddballState) -> dict[str, Any]:
     else:
         st.winner = -1
     st.totals = totals
-    return {"totals": totals, "winner": None if st.winner < 0 else st.winner, "defence": defence}
+    st.defence = defence
 
 
 # ----- Step 5: Effects ----------------------------------------------------------------------
@@ -339,7 +339,7 @@ def win_effect(skill: int) -> tuple[int, int]:
     return 1, 1
 
 
-def effects(st: OddballState) -> dict[str, Any]:
+def effects(st: OddballState) -> tuple[tuple[int, int], tuple[int, int]]:
     """Step 5 once every choice is made: Played cards are Discarded (but the Protected and
     the captured one), then the Win Effect (or the Capture instead), then trick extras
     (all Discards, then all Recovers), then the Protected / captured cards are placed."""
@@ -369,8 +369,8 @@ def effects(st: OddballState) -> dict[str, Any]:
             recovers[seat] += trick.count
         elif trick.kind == "opp_discard":
             discards[1 - seat] += trick.count
-    done_d = [discard_top(st, s, discards[s]) for s in (0, 1)]
-    done_r = [recover(st, s, recovers[s]) for s in (0, 1)]
+    done_d = (discard_top(st, 0, discards[0]), discard_top(st, 1, discards[1]))
+    done_r = (recover(st, 0, recovers[0]), recover(st, 1, recovers[1]))
     if captured >= 0:
         if st.capture_place == "top":
             st.up[w].insert(0, captured)
@@ -397,9 +397,7 @@ def effects(st: OddballState) -> dict[str, Any]:
         trick = trick_of(st, seat)
         if trick is not None and trick.next_round and condition_ok(st, seat, trick):
             st.nr_pending[seat] = st.nr_pending[seat] + (st.trick_uid[seat],)
-    return {"discarded": done_d, "recovered": done_r,
-            "captured": None if captured < 0 else {"seat": w, "card": table.ids[captured], "place": st.capture_place},
-            "protected": [table.ids[p] if p >= 0 else None for p in st.protected]}
+    return done_d, done_r
 
 
 def face_up_cards(st: OddballState, seat: int) -> int:

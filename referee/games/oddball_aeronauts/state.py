@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import permutations
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..core import CounterRng, IllegalAction, Result, State
 from . import rules
@@ -36,6 +36,91 @@ def _rig_orders(positions: tuple[int, ...]) -> list[tuple[int, ...]]:
         orders = [p for p in permutations(positions) if p != positions]
         _RIG_CACHE[positions] = orders
     return orders
+
+
+_ANNOUNCE_LISTS: dict[tuple[Any, ...], list[Any]] = {}
+_PLAY_LISTS: dict[tuple[int, int, bool, bool, bool, bool], list[Any]] = {}
+
+
+def _play_list(n: int, limit: int, t1: bool, m2: bool, m3: bool, zero: bool) -> list[Any]:
+    """The Step 3 choices, canonical order: Top Card alone first (the fallback when a seat
+    shows no fingers), then more cards; within a count, no trick, the Top Card's, Magic ones;
+    ``play 0`` last."""
+    magic = {2: m2, 3: m3}
+    out: list[Any] = []
+    for chosen in CARD_SETS:
+        if len(chosen) > limit or chosen[-1] > n:
+            continue
+        out.append(play(chosen))
+        if t1:
+            out.append(play(chosen, 1))
+        for pos in chosen[1:]:
+            if magic[pos]:
+                out.append(play(chosen, pos))
+    if zero:
+        out.append(PLAY_ZERO)
+    return out
+
+
+class RoundRecord(NamedTuple):
+    """One round as everyone saw it (kept compact: the JSON is built only for views)."""
+
+    rnd: int
+    lead: int
+    skills: tuple[int, int]
+    positions: tuple[tuple[int, ...], ...]
+    played: tuple[tuple[int, ...], tuple[int, ...]]
+    trick_uid: tuple[int, int]
+    pre_uid: tuple[int, int]
+    blocked: tuple[bool, bool]
+    totals: tuple[int, int]
+    winner: int
+    defence: int
+    discarded: tuple[int, int]
+    recovered: tuple[int, int]
+    captured: int
+    capture_place: str
+    protected: tuple[int, int]
+    log: tuple[dict[str, Any], ...]
+    announced: tuple[str | None, str | None]
+
+    def to_json(self, table: Table, final: bool = True) -> dict[str, Any]:
+        ids = table.ids
+        tricks: list[dict[str, Any] | None] = []
+        for seat in (0, 1):
+            uid = self.trick_uid[seat]
+            if uid < 0:
+                tricks.append(None)
+                continue
+            trick = table.cards[uid].trick
+            assert trick is not None
+            entry: dict[str, Any] = {"text": trick.text, "blocked": self.blocked[seat]}
+            if uid != self.pre_uid[seat]:
+                entry["card"] = ids[uid]
+            tricks.append(entry)
+        data: dict[str, Any] = {
+            "round": self.rnd,
+            "lead": self.lead,
+            "skills": [SKILLS[s] for s in self.skills],
+            "counts": [len(p) for p in self.positions],
+            "positions": [list(p) for p in self.positions],
+            "played": [[ids[u] for u in self.played[s]] for s in (0, 1)],
+            "tricks": tricks,
+            "totals": list(self.totals),
+            "winner": None if self.winner < 0 else self.winner,
+            "defence": None if self.defence < 0 else self.defence,
+        }
+        if final:
+            data.update({
+                "discarded": list(self.discarded),
+                "recovered": list(self.recovered),
+                "captured": None if self.captured < 0 else {"seat": self.winner, "card": ids[self.captured],
+                                                             "place": self.capture_place},
+                "protected": [ids[p] if p >= 0 else None for p in self.protected],
+                "events": list(self.log),
+                "announced": list(self.announced),
+            })
+        return data
 
 
 class Table:
@@ -60,7 +145,7 @@ class OddballState(State):
         "table", "up", "down", "box", "seen", "lead", "rnd", "phase", "movers",
         "skills", "pre_uid", "announced", "limits", "plays", "played", "trick_uid", "blocked",
         "held", "nr_active", "nr_pending", "totals", "winner", "queue", "captured", "capture_place",
-        "protected", "log", "reveal", "last", "outcome", "_legal",
+        "protected", "log", "defence", "last", "outcome", "_legal",
     )
 
     def __init__(self, players: int, seed: int, options: Mapping[str, Any]) -> None:
@@ -117,7 +202,7 @@ class OddballState(State):
         self.held: list[tuple[tuple[int, int], ...]] = [(), ()]
         self.nr_pending: list[tuple[int, ...]] = [(), ()]
         self.nr_active: list[tuple[int, ...]] = [(), ()]
-        self.last: dict[str, Any] | None = None
+        self.last: RoundRecord | None = None
         self.outcome: Result | None = None
         self._start_round()
 
@@ -140,7 +225,7 @@ class OddballState(State):
         self.captured = -1
         self.capture_place = ""
         self.protected = [-1, -1]
-        self.reveal: dict[str, Any] | None = None
+        self.defence = -1
         self._legal: list[list[Any] | None] = [None, None]
         self.log = tuple(rules.step1_events(self))
         self.phase = ANNOUNCE
@@ -165,24 +250,13 @@ class OddballState(State):
             elif self.pre_uid[seat] >= 0:
                 self.trick_uid[seat] = self.pre_uid[seat]
         bits = 0
+        bit = table.bit
         for seat in (0, 1):
             for uid in self.played[seat]:
-                bits |= table.bit[uid]
+                bits |= bit[uid]
         self.seen[0] |= bits
         self.seen[1] |= bits
-        outcome = rules.results(self)
-        tricks: list[dict[str, Any] | None] = []
-        for seat in (0, 1):
-            uid = self.trick_uid[seat]
-            if uid < 0:
-                tricks.append(None)
-                continue
-            trick = table.cards[uid].trick
-            assert trick is not None
-            entry: dict[str, Any] = {"text": trick.text, "blocked": self.blocked[seat]}
-            if uid != self.pre_uid[seat]:
-                entry["card"] = table.ids[uid]
-            tricks.append(entry)
+        rules.results(self)
         self.captured = rules.capture_target(self)
         queue: list[tuple[int, int]] = []
         if self.captured >= 0:
@@ -190,19 +264,11 @@ class OddballState(State):
         for seat in (self.lead, 1 - self.lead):
             candidates = rules.protect_candidates(self, seat)
             if len(candidates) == 1:
-                self.protected[seat] = self.played[seat][self.plays[seat].cards.index(candidates[0])]  # type: ignore[union-attr]
+                chosen = self.plays[seat]
+                assert chosen is not None
+                self.protected[seat] = self.played[seat][chosen.cards.index(candidates[0])]
             elif candidates:
                 queue.append((seat, PROTECT))
-        self.reveal = {
-            "round": self.rnd,
-            "lead": self.lead,
-            "skills": [SKILLS[s] for s in self.skills],
-            "counts": [len(p.cards) for p in self.plays if p is not None],
-            "positions": [list(p.cards) for p in self.plays if p is not None],
-            "played": [[table.ids[u] for u in self.played[s]] for s in (0, 1)],
-            "tricks": tricks,
-            **outcome,
-        }
         self.queue = tuple(queue)
         self._next_decision()
 
@@ -214,13 +280,21 @@ class OddballState(State):
             return
         self._finish_round()
 
+    def _record(self, discarded: tuple[int, int], recovered: tuple[int, int]) -> RoundRecord:
+        plays = self.plays
+        return RoundRecord(
+            self.rnd, self.lead, (self.skills[0], self.skills[1]),
+            tuple(p.cards if p is not None else () for p in plays),
+            (self.played[0], self.played[1]), (self.trick_uid[0], self.trick_uid[1]),
+            (self.pre_uid[0], self.pre_uid[1]), (self.blocked[0], self.blocked[1]),
+            (self.totals[0], self.totals[1]), self.winner, self.defence, discarded, recovered,
+            self.captured, self.capture_place, (self.protected[0], self.protected[1]), self.log,
+            (self.announced[0], self.announced[1]),
+        )
+
     def _finish_round(self) -> None:
-        done = rules.effects(self)
-        assert self.reveal is not None
-        summary = {**self.reveal, **done, "events": list(self.log),
-                   "announced": list(self.announced)}
-        self.last = summary
-        self.reveal = None
+        discarded, recovered = rules.effects(self)
+        self.last = self._record(discarded, recovered)
         if self.winner >= 0:
             self.lead = self.winner
         elif not self.options["draw_keeps_lead"]:
@@ -277,7 +351,7 @@ class OddballState(State):
         if phase == PLAY:
             return self._play_actions(seat)
         if phase == CAPTURE:
-            return list(_CAPTURE_ACTIONS)
+            return _CAPTURE_ACTIONS
         if phase == PROTECT:
             return [PROTECTS[p] for p in rules.protect_candidates(self, seat)]
         return []
@@ -285,20 +359,28 @@ class OddballState(State):
     def _announce_actions(self, seat: int) -> list[Any]:
         up = self.up[seat]
         trick = self.table.cards[up[0]].trick if up else None
-        extra: list[tuple[tuple[int, ...], bool]] = []
+        key: tuple[Any, ...] = ()
         if trick is not None and trick.stage == "announce" and rules.condition_ok(self, seat, trick):
             if trick.kind == "rig":
                 positions = rules.rig_positions(trick, len(up))
                 if len(positions) >= 2:
-                    extra = [(order, False) for order in _rig_orders(positions)]
+                    key = ("rig", positions)
             else:
+                key = ("limit",)
+        cached = _ANNOUNCE_LISTS.get(key)
+        if cached is None:
+            extra: list[tuple[tuple[int, ...], bool]] = []
+            if key and key[0] == "rig":
+                extra = [(order, False) for order in _rig_orders(key[1])]
+            elif key:
                 extra = [((), True)]
-        out: list[Any] = []
-        for skill in range(3):
-            out.append(announce(skill))
-            for order, limit in extra:
-                out.append(announce(skill, order, limit))
-        return out
+            cached = []
+            for skill in range(3):
+                cached.append(announce(skill))
+                for order, limit in extra:
+                    cached.append(announce(skill, order, limit))
+            _ANNOUNCE_LISTS[key] = cached
+        return cached
 
     def _play_actions(self, seat: int) -> list[Any]:
         up = self.up[seat]
@@ -307,31 +389,26 @@ class OddballState(State):
             return [PLAY_ZERO]
         cards = self.table.cards
         free = self.pre_uid[seat] < 0
-        limit = self.limits[seat]
         top_trick = cards[up[0]].trick
         lead = self.lead == seat
         t1 = (free and top_trick is not None and top_trick.stage == "play"
               and (top_trick.when != "lead" or lead))
-        magic = [False, False, False, False]
+        zero = free and top_trick is not None and top_trick.stage == "zero"
+        m2 = m3 = False
         if free:
-            for pos in (2, 3):
-                if pos <= n:
-                    trick = cards[up[pos - 1]].trick
-                    magic[pos] = (trick is not None and trick.magic and trick.stage == "play"
-                                  and (trick.when != "lead" or lead))
-        out: list[Any] = []
-        for chosen in CARD_SETS:
-            if len(chosen) > limit or chosen[-1] > n:
-                continue
-            out.append(play(chosen))
-            if t1:
-                out.append(play(chosen, 1))
-            for pos in chosen[1:]:
-                if magic[pos]:
-                    out.append(play(chosen, pos))
-        if free and top_trick is not None and top_trick.stage == "zero":
-            out.append(PLAY_ZERO)
-        return out
+            if n >= 2:
+                trick = cards[up[1]].trick
+                m2 = (trick is not None and trick.magic and trick.stage == "play"
+                      and (trick.when != "lead" or lead))
+            if n >= 3:
+                trick = cards[up[2]].trick
+                m3 = (trick is not None and trick.magic and trick.stage == "play"
+                      and (trick.when != "lead" or lead))
+        key = (min(n, 3), self.limits[seat], t1, m2, m3, zero)
+        cached = _PLAY_LISTS.get(key)
+        if cached is None:
+            cached = _PLAY_LISTS[key] = _play_list(*key)
+        return cached
 
     def _apply(self, actions: dict[int, Any]) -> None:
         phase = self.phase
@@ -401,8 +478,9 @@ class OddballState(State):
             "limits": list(self.limits) if self.phase != ANNOUNCE else [None, None],
             "counts": revealed_counts,
             "events": list(self.log),
-            "reveal": self.reveal,
-            "last_round": self.last,
+            "reveal": self._record((0, 0), (0, 0)).to_json(table, final=False)
+            if self.phase in (CAPTURE, PROTECT) else None,
+            "last_round": self.last.to_json(table) if self.last is not None else None,
             "decks": [self._seat_public(seat) for seat in (0, 1)],
             "result": self.outcome.to_json() if self.outcome else None,
             "box": len(self.box),
@@ -464,7 +542,7 @@ class OddballState(State):
         twin.capture_place = self.capture_place
         twin.protected = self.protected[:]
         twin.log = self.log
-        twin.reveal = self.reveal
+        twin.defence = self.defence
         twin.last = self.last
         twin.outcome = self.outcome
         twin._legal = [None, None]
@@ -499,8 +577,8 @@ class OddballState(State):
             "capture_place": self.capture_place,
             "protected": list(self.protected),
             "log": list(self.log),
-            "reveal": self.reveal,
-            "last": self.last,
+            "defence": self.defence,
+            "last": self.last.to_json(self.table) if self.last is not None else None,
             "result": self.outcome.to_json() if self.outcome else None,
         }
 

@@ -116,5 +116,11 @@ def round_(state: OddballState, skill0: str, skill1: str, seat0: str, seat1: str
     announce(state, skill0, skill1)
     play(state, seat0, seat1)
     assert state.rnd > number or state.is_over(), "the round is waiting for a Step 5 choice"
-    assert state.last is not None
-    return state.last
+    return last(state)
+
+
+def last(state: OddballState) -> dict[str, Any]:
+    """The summary of the last finished round, as observations show it (``last_round``)."""
+    data = state.observation(0)["last_round"]
+    assert data is not None
+    return data

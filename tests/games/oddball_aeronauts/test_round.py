@@ -26,6 +26,7 @@ from .helpers import (
     announce,
     down,
     game,
+    last,
     legal,
     new,
     play,
@@ -119,7 +120,7 @@ def test_sequential_counts_ruling_shows_only_the_leads_count() -> None:
     assert obs["counts"] == [2, None]
     assert "reveal" in obs and obs["reveal"] is None
     state.apply({1: "play 1"})
-    assert state.last is not None and state.last["counts"] == [2, 1]
+    assert last(state)["counts"] == [2, 1]
 
 
 # ----- Steps 4 and 5: totals and the Win Effects -----------------------------------------------

@@ -43,6 +43,7 @@ from .helpers import (
     announce,
     down,
     game,
+    last,
     legal,
     play,
     round_,
@@ -119,7 +120,7 @@ def test_lead_condition() -> None:
     assert "play 1 trick 1" in legal(state, 0)
     assert "play 1 trick 1" not in legal(state, 1)       # only the Lead may use a Lead trick
     play(state, "play 1 trick 1", "play 1")
-    assert state.last is not None and state.last["totals"] == [5 + 3, 5]
+    assert last(state)["totals"] == [5 + 3, 5]
 
 
 def test_lead_condition_on_a_support_trick() -> None:
@@ -128,7 +129,7 @@ def test_lead_condition_on_a_support_trick() -> None:
         announce(state, "boarding", "sailing")
         chosen = "play 1+2+3 trick 1" if lead == 0 else "play 1+2+3"
         play(state, chosen, "play 1")
-        assert state.last is not None and state.last["totals"][0] == expected
+        assert last(state)["totals"][0] == expected
 
 
 # ----- Opp. ------------------------------------------------------------------------------------
@@ -170,7 +171,7 @@ def test_opp_penalty_magic_trick_on_a_played_card() -> None:
     announce(state, "guns", "sailing")
     assert "play 1+2 trick 2" in legal(state, 0) and "play 1+3 trick 2" not in legal(state, 0)
     play(state, "play 1+2 trick 2", "play 1")
-    assert state.last is not None and state.last["totals"] == [5 + 2, 5 - 2]
+    assert last(state)["totals"] == [5 + 2, 5 - 2]
 
 
 # ----- Win / Lose ---------------------------------------------------------------------------
@@ -193,7 +194,7 @@ def test_protect_asks_which_played_card_becomes_next_rounds_top_card() -> None:
     assert state.observation(1)["reveal"]["played"][0] == [SA, RC, HS]
     state.apply({0: "protect 3"})
     assert up(state, 0) == [HS, DH] and down(state, 0) == [SA, RC]
-    assert state.last is not None and state.last["protected"] == [HS, None]
+    assert last(state)["protected"] == [HS, None]
 
 
 def test_protect_with_one_candidate_needs_no_question_and_survives_a_guns_loss() -> None:
@@ -226,7 +227,7 @@ def test_capture_takes_the_opponents_top_card_instead_of_the_win_effect(place: s
     assert up(state, 1) == expected                    # no Recover: the Win Effect is replaced
     assert down(state, 1) == [SG, MOLLY, WD]
     assert up(state, 0) == [HS, DH, GDC] and down(state, 0) == []
-    assert state.last is not None and state.last["captured"] == {"seat": 1, "card": RC, "place": place}
+    assert last(state)["captured"] == {"seat": 1, "card": RC, "place": place}
 
 
 def test_capture_of_a_player_who_played_no_card_takes_its_top_card() -> None:
@@ -293,8 +294,8 @@ def test_rig_cards_1_2_3_is_done_with_the_announcement_before_step_3() -> None:
     # One trick per round, and only the initial Top Card's: the new Top Card's trick is not offered.
     assert legal(state, 0) == ["play 1", "play 1+2", "play 1+3", "play 1+2+3"]
     play(state, "play 1", "play 1")
-    assert state.last is not None and state.last["totals"] == [5, 5]
-    assert state.last["tricks"][0] == {"text": "Rig cards 1, 2 and 3.", "blocked": False}
+    assert last(state)["totals"] == [5, 5]
+    assert last(state)["tricks"][0] == {"text": "Rig cards 1, 2 and 3.", "blocked": False}
 
 
 def test_rig_cards_2_and_4_swaps_them() -> None:
@@ -320,8 +321,8 @@ def test_play_zero_cards(opp_skill: str, discarded: int, top: str) -> None:
     announce(state, "guns", opp_skill)
     assert legal(state, 0)[-1] == "play 0"
     play(state, "play 0", "play 1")
-    assert state.last is not None and state.last["totals"][0] == 0 and state.last["counts"] == [0, 1]
-    assert state.last["discarded"] == [discarded, 0]
+    assert last(state)["totals"][0] == 0 and last(state)["counts"] == [0, 1]
+    assert last(state)["discarded"] == [discarded, 0]
     assert up(state, 0)[0] == top
 
 
@@ -342,8 +343,8 @@ def test_a_magic_trick_on_card_2_or_3_must_be_played_with_it() -> None:
         state.apply({0: "play 1+3 trick 2", 1: "play 1"})
     play(state, "play 1+2+3 trick 2", "play 1")
     # Sailing supported by all Skills: 5 + max(2, 1, 2) + max(1, 0, 2).
-    assert state.last is not None and state.last["totals"][0] == 9
-    assert state.last["tricks"][0] == {"text": "MAGIC - Sailing supported by all Skills.", "blocked": False,
+    assert last(state)["totals"][0] == 9
+    assert last(state)["tricks"][0] == {"text": "MAGIC - Sailing supported by all Skills.", "blocked": False,
                                        "card": NF}
 
 
@@ -374,7 +375,7 @@ def test_magic_top_card_trick_blocked_by_shadow_keeps_its_win_effect() -> None:
     announce(state, "sailing", "sailing")
     play(state, "play 1+2 trick 1", "play 1")
     assert state.rnd == 2 and state.phase == 0          # no Capture question: next round already
-    assert state.last is not None and state.last["captured"] is None and state.last["recovered"][0] == 2
+    assert last(state)["captured"] is None and last(state)["recovered"][0] == 2
 
 
 def test_one_trick_per_round_and_the_trick_used_is_announced_when_applied() -> None:
