@@ -1,0 +1,1190 @@
+"""The Skyjo Action state: a stack of pending steps driven by the seats' decisions.
+
+Why a stack: a turn is a chain of small decisions (draw, then keep or discard, then where)
+and action cards nest (Thief plays a stolen Double move whose extra turn plays a Meteor
+shower that a Defense may cancel). Each pending step is an immutable tuple ``(kind, seat,
+...)`` on ``stack``; the top one is either automatic (dealing, drawing, checking lines,
+applying an effect) and runs at once, or a decision of ``seat``, which is then the only
+seat in ``to_move()``. Its legal actions are computed once and cached until the next move.
+
+Grids are lists of card ints per seat (row-major, see data.py); ``up[s]`` is a bit mask of
+the face-up positions of seat s and ``known[o * players + s]`` the face-down positions of
+seat s that seat o has looked at. Held action cards are tuples ``(type, public, turn)``:
+``public`` says whether the other seats know its type, ``turn`` when it was taken (a card
+cannot be activated in the turn it was taken).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable
+from typing import Any
+
+from ..core import CounterRng, IllegalAction, OptionError, Result, State
+from . import actions as A
+from . import rules as R
+from .config import Config, Setup
+from .data import (
+    ACTION0,
+    CARD_JSON,
+    DEFENSE,
+    DOUBLE_MOVE,
+    DRAW_THREE,
+    EMPTY,
+    LINE_COL,
+    LINE_ROW,
+    LOOK,
+    METEOR,
+    REACTIVATION,
+    ROW_SIZE,
+    STAR,
+    SWAP_OTHER,
+    SWAP_OWN,
+    THIEF,
+    TYPE_NAMES,
+    Line,
+    card_json,
+    line_text,
+    number_deck,
+    pos_text,
+)
+
+Frame = tuple[Any, ...]
+LOCK_NAMES = {0: None, LINE_ROW: "rows", LINE_COL: "columns"}
+# Public names of the decision kinds (observation "decision").
+DECISION_NAMES = {
+    "turn": "turn", "takeact": "take-action", "activate": "activate", "drawn": "drawn", "place": "place",
+    "reveal": "reveal", "star": "star", "lines": "lines",
+    "top": "top", "keep3": "keep", "hold": "hold", "look": "look", "pair": "pair", "pickA": "pick",
+    "pickB": "pick", "own1": "pick", "own2": "pick", "mtarget": "meteor", "steal": "steal", "replay": "replay",
+    "defend": "defend",
+}
+
+
+def _shuffled(rng: CounterRng, items: list[int]) -> list[int]:
+    """A uniform permutation (Fisher-Yates) from ``rng``, four 16-bit draws per 64-bit word
+    (with rejection, so without bias): resampling shuffles ~100 cards many times in the
+    invariant suite, and CounterRng.shuffled spends a whole word per card."""
+    out = list(items)
+    word = 0
+    left = 0
+    for i in range(len(out) - 1, 0, -1):
+        n = i + 1
+        limit = 65536 - 65536 % n
+        while True:
+            if not left:
+                word = rng.next64()
+                left = 4
+            x = word & 0xFFFF
+            word >>= 16
+            left -= 1
+            if x < limit:
+                break
+        j = x % n
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def _codes(cards: list[int]) -> str:
+    """Card codes as hex bytes (two digits per card, two's complement): see snapshot()."""
+    return array("b", cards).tobytes().hex()
+
+
+def _swap_bits(masks: list[int], ia: int, pa: int, ib: int, pb: int) -> None:
+    """Exchange bit pa of masks[ia] with bit pb of masks[ib] (ia may equal ib)."""
+    if ((masks[ia] >> pa) ^ (masks[ib] >> pb)) & 1:
+        masks[ia] ^= 1 << pa
+        masks[ib] ^= 1 << pb
+
+
+class SkyjoActionState(State):
+    """One position of a Skyjo Action game."""
+
+    game = "skyjo-action"
+    __slots__ = (
+        "cfg", "round_no", "cur", "turn_no", "round_start", "cards", "up", "known", "lock", "held", "deck",
+        "discard", "adeck", "arow", "adiscard", "ender", "finals", "stack", "totals", "rounds", "last_grids",
+        "over", "_legal", "_obs", "_pub",
+    )
+
+    def __init__(self, players: int, seed: int, options: dict[str, Any]) -> None:
+        super().__init__(players, seed, options)
+        self.cfg = Config.from_options(players, self.options)
+        self.round_no = 0
+        self.cur = 0
+        self.turn_no = 0
+        self.round_start = 0
+        self.cards: list[list[int]] = [[] for _ in range(players)]
+        self.up = [0] * players
+        self.known = [0] * (players * players)
+        self.lock = [0] * players
+        self.held: list[tuple[tuple[int, bool, int], ...]] = [()] * players
+        self.deck: list[int] = []
+        self.discard: list[int] = []
+        self.adeck: list[int] = []
+        self.arow = [-1] * ROW_SIZE
+        self.adiscard: list[int] = []
+        self.ender = -1
+        self.finals: tuple[int, ...] = ()
+        self.stack: list[Frame] = []
+        self.totals = [0] * players
+        self.rounds: tuple[tuple[Any, ...], ...] = ()
+        self.last_grids: tuple[tuple[int | str | None, ...], ...] = ()
+        self.over = ""
+        self._legal: tuple[A.Move, ...] = ()
+        self._obs: dict[int, dict[str, Any]] = {}
+        self._pub: list[dict[str, Any]] | None = None
+        setup = Setup.parse(players, self.options) if self.options.get("setup") is not None else None
+        if setup is not None and setup.totals is not None:
+            self.totals = list(setup.totals)
+        self._deal(setup, -1 if setup is None or setup.first is None else setup.first)
+        self._run()
+
+    # ----- the contract -----------------------------------------------------------------
+    def to_move(self) -> tuple[int, ...]:
+        stack = self.stack
+        return (stack[-1][1],) if stack else ()
+
+    def legal_actions(self, seat: int) -> list[Any]:
+        stack = self.stack
+        if stack and stack[-1][1] == seat:
+            return list(self._legal)
+        return []
+
+    def is_legal(self, seat: int, action: Any) -> bool:
+        stack = self.stack
+        return bool(stack) and stack[-1][1] == seat and action in self._legal
+
+    def parse_action(self, seat: int, text: str) -> Any:
+        move = A.parse_move(text)
+        if self.is_legal(seat, move):
+            return move
+        raise IllegalAction(self._illegal_message(seat, text.strip()))
+
+    def _apply(self, actions: dict[int, Any]) -> None:
+        self._obs = {}
+        self._pub = None
+        ((_, move),) = actions.items()
+        legal = self._legal
+        move = legal[legal.index(move)]          # the canonical instance
+        frame = self.stack[-1]
+        _APPLY[frame[0]](self, frame, move)
+        self._run()
+
+    def result(self) -> Result | None:
+        if not self.over:
+            return None
+        details = {
+            "rounds": self.round_no,
+            "round_scores": [list(r[1]) for r in self.rounds],
+            "enders": [None if r[2] < 0 else r[2] for r in self.rounds],
+            "end_score": self.cfg.end_score,
+        }
+        if self.over == "round-limit":
+            details["why"] = f"no one reached {self.cfg.end_score} points within max_rounds={self.cfg.max_rounds}"
+        return Result.from_scores(list(self.totals), self.over, lower_is_better=True, details=details)
+
+    def _copy_into(self, twin: State) -> None:
+        assert isinstance(twin, SkyjoActionState)
+        twin.cfg = self.cfg
+        twin.round_no = self.round_no
+        twin.cur = self.cur
+        twin.turn_no = self.turn_no
+        twin.round_start = self.round_start
+        twin.cards = [row[:] for row in self.cards]
+        twin.up = self.up[:]
+        twin.known = self.known[:]
+        twin.lock = self.lock[:]
+        twin.held = self.held[:]
+        twin.deck = self.deck[:]
+        twin.discard = self.discard[:]
+        twin.adeck = self.adeck[:]
+        twin.arow = self.arow[:]
+        twin.adiscard = self.adiscard[:]
+        twin.ender = self.ender
+        twin.finals = self.finals
+        twin.stack = self.stack[:]
+        twin.totals = self.totals[:]
+        twin.rounds = self.rounds
+        twin.last_grids = self.last_grids
+        twin.over = self.over
+        twin._legal = self._legal
+        twin._obs = {}
+        twin._pub = None
+
+    def snapshot(self) -> dict[str, Any]:
+        """Card lists are written as hex strings of their card codes (one signed byte each,
+        see data.py): the snapshot is hashed after every checked step, and one string encodes
+        far faster than a list of ints."""
+        return {
+            "round": self.round_no, "current": self.cur, "turn": self.turn_no, "round_start": self.round_start,
+            "cards": _codes([c for r in self.cards for c in r]), "up": list(self.up),
+            "known": array("H", self.known).tobytes().hex(),
+            "lock": list(self.lock), "held": [[list(slot) for slot in h] for h in self.held],
+            "deck": _codes(self.deck), "discard": _codes(self.discard), "action_deck": _codes(self.adeck),
+            "action_row": list(self.arow), "action_discard": _codes(self.adiscard), "ender": self.ender,
+            "finals": list(self.finals), "stack": repr(self.stack), "totals": list(self.totals),
+            "rounds": [list(r) for r in self.rounds], "last_grids": [list(g) for g in self.last_grids],
+            "over": self.over,
+        }
+
+    def resample_hidden(self, seat: int, rng: CounterRng) -> State:
+        """Redraw what ``seat`` cannot see: the main deck together with every face-down card
+        it has not looked at (its own included), and the action deck together with the
+        other seats' hidden held cards. Counts, positions and public cards stay."""
+        twin = self.clone()
+        assert isinstance(twin, SkyjoActionState)
+        players = self.players
+        slots: list[tuple[list[int], int]] = []
+        values: list[int] = []
+        base = seat * players
+        for o in range(players):
+            hidden = ~(twin.up[o] | twin.known[base + o])
+            row = twin.cards[o]
+            for p, card in enumerate(row):
+                if (hidden >> p) & 1 and card != EMPTY:
+                    slots.append((row, p))
+                    values.append(card)
+        values += twin.deck
+        pool = _shuffled(rng, values)
+        for i, (row, p) in enumerate(slots):
+            row[p] = pool[i]
+        twin.deck = pool[len(slots):]
+        held_slots = [(o, i) for o in range(players) if o != seat for i, slot in enumerate(twin.held[o])
+                      if not slot[1]]
+        apool = _shuffled(rng, [twin.held[o][i][0] for o, i in held_slots] + twin.adeck)
+        for k, (o, i) in enumerate(held_slots):
+            hand = list(twin.held[o])
+            _, public, taken = hand[i]
+            hand[i] = (apool[k], public, taken)
+            twin.held[o] = tuple(hand)
+        twin.adeck = apool[len(held_slots):]
+        if twin.stack:
+            frame = twin.stack[-1]
+            twin._legal = tuple(_LEGAL[frame[0]](twin, frame))
+        return twin
+
+    # ----- views --------------------------------------------------------------------------
+    def observation(self, seat: int) -> dict[str, Any]:
+        """Built once per position and seat (the referee, the bots and the checks ask
+        repeatedly); each call gets its own top-level dict."""
+        view = self._obs.get(seat)
+        if view is None:
+            view = self._obs[seat] = self._view(seat)
+        return dict(view)
+
+    def public_view(self) -> dict[str, Any]:
+        view = self._view(-1)
+        view["previous_grids"] = [list(g) for g in self.last_grids]
+        return view
+
+    def _view(self, viewer: int) -> dict[str, Any]:
+        cfg = self.cfg
+        stack = self.stack
+        top = stack[-1] if stack else None
+        return {
+            "seat": viewer if viewer >= 0 else None,
+            "players": self.players,
+            "rows": cfg.layout.rows,
+            "cols": cfg.layout.cols,
+            "round": self.round_no,
+            "current": self.cur,
+            "to_move": list(self.to_move()),
+            "decision": DECISION_NAMES[top[0]] if top else None,
+            "pending": self._pending(top) if top else {},
+            "areas": self._areas(viewer),
+            "deck": len(self.deck),
+            "discard": card_json(self.discard[-1]) if self.discard else None,
+            "discard_size": len(self.discard),
+            "action_deck": len(self.adeck),
+            "action_row": [TYPE_NAMES[t] if t >= 0 else None for t in self.arow],
+            "action_discard": [TYPE_NAMES[t] for t in self.adiscard],
+            "ender": self.ender if self.ender >= 0 else None,
+            "last_turns": list(self.finals),
+            "rounds": [{"round": r[0], "scores": list(r[1]), "ender": r[2] if r[2] >= 0 else None,
+                        "doubled": r[3], "forced": r[4]} for r in self.rounds],
+        }
+
+    def _areas(self, viewer: int) -> list[dict[str, Any]]:
+        """Every play area as ``viewer`` sees it. The public form of each area is built once
+        per position and copied; only the viewer's own area and areas where it has looked at
+        face-down cards are built for it."""
+        public = self._pub
+        if public is None:
+            public = self._pub = [self._area(o, -1) for o in range(self.players)]
+        players = self.players
+        known = self.known
+        up = self.up
+        out = []
+        for o, area in enumerate(public):
+            mine = {"cards": area["cards"], "face_up": area["face_up"][:], "lock": area["lock"],
+                    "held": area["held"], "fresh": area["fresh"][:], "total": area["total"]}
+            seen = known[viewer * players + o] & ~up[o] if viewer >= 0 else 0
+            if seen:
+                visible = up[o] | seen
+                cj = CARD_JSON
+                mine["cards"] = [cj[c] if (visible >> p) & 1 else None for p, c in enumerate(self.cards[o])]
+            else:
+                mine["cards"] = mine["cards"][:]
+            if o == viewer:
+                mine["held"] = [TYPE_NAMES[t] for t, _, _ in self.held[o]]
+            else:
+                mine["held"] = mine["held"][:]
+            out.append(mine)
+        return out
+
+    def _area(self, o: int, viewer: int) -> dict[str, Any]:
+        row = self.cards[o]
+        up = self.up[o]
+        visible = up | self.known[viewer * self.players + o] if viewer >= 0 else up
+        cj = CARD_JSON
+        hand = self.held[o]
+        return {
+            "cards": [cj[c] if (visible >> p) & 1 else None for p, c in enumerate(row)],
+            "face_up": [None if c == EMPTY else (up >> p) & 1 == 1 for p, c in enumerate(row)],
+            "lock": LOCK_NAMES[self.lock[o]],
+            "held": [TYPE_NAMES[t] if public or o == viewer else None for t, public, _ in hand],
+            "fresh": [taken == self.turn_no for _, _, taken in hand],
+            "total": self.totals[o],
+        }
+
+    def _pending(self, f: Frame) -> dict[str, Any]:
+        kind = f[0]
+        codes = self.cfg.codes
+        if kind == "turn":
+            return {"extra": bool(f[2])}
+        if kind in ("drawn", "place"):
+            return {"card": card_json(f[2])}
+        if kind == "star":
+            return {"optional": not f[2]}
+        if kind in ("top", "keep3"):
+            return {"cards": [card_json(c) for c in f[2]]}
+        if kind == "hold":
+            return {"card": TYPE_NAMES[f[2]]}
+        if kind == "lines":
+            lines = R.clearable_lines(self.cards[f[1]], self.up[f[1]], self.cfg.lines, f[2], self.lock[f[1]])
+            return {"lines": [line.text for line in lines]}
+        if kind == "pair":
+            return {"card": "swap-other"}
+        if kind == "pickA":
+            return {"card": "swap-other", "players": [f[2], f[3]], "picked": []}
+        if kind == "pickB":
+            return {"card": "swap-other", "players": [f[2], f[4]], "picked": [pos_text(codes[f[3]])]}
+        if kind == "own1":
+            return {"card": "swap-own", "picked": []}
+        if kind == "own2":
+            return {"card": "swap-own", "picked": [pos_text(codes[f[2]])]}
+        if kind == "look":
+            return {"card": "look"}
+        if kind == "mtarget":
+            return {"card": "meteor", "target": f[2]}
+        if kind == "steal":
+            return {"card": "thief"}
+        if kind == "replay":
+            return {"card": "reactivation"}
+        if kind == "defend":
+            return {"by": f[2], **self._hit_view(f[3])}
+        return {}
+
+    def _hit_view(self, hit: tuple[Any, ...]) -> dict[str, Any]:
+        codes = self.cfg.codes
+        kind = hit[0]
+        if kind == "swap":
+            return {"card": "swap-other",
+                    "swap": [[hit[1], pos_text(codes[hit[2]])], [hit[3], pos_text(codes[hit[4]])]]}
+        if kind == "look":
+            return {"card": "look", "look": [hit[1], line_text(hit[2])]}
+        if kind == "meteor":
+            target = hit[2]
+            what = f"held {target - A.HELD}" if target >= A.HELD else pos_text(codes[target])
+            return {"card": "meteor", "remove": [hit[1], what]}
+        return {"card": "thief", "steal": [hit[1], f"held {hit[2]}"]}
+
+    # ----- the driver ----------------------------------------------------------------------
+    def _run(self) -> None:
+        """Run automatic steps until a decision (with at least one legal action) is on top.
+        A decision with no legal action cannot be taken and is skipped (e.g. a star taken
+        when the action row is empty, an extra turn cancelled by the round end)."""
+        stack = self.stack
+        while stack:
+            frame = stack[-1]
+            auto = _AUTO.get(frame[0])
+            if auto is not None:
+                auto(self, frame)
+                continue
+            legal = _LEGAL[frame[0]](self, frame)
+            if legal:
+                self._legal = tuple(legal)
+                return
+            stack.pop()
+        self._legal = ()
+
+    # ----- dealing ---------------------------------------------------------------------------
+    def _deal(self, setup: Setup | None, first: int) -> None:
+        """Setup of a round: decks, grids, the first discard, the action row, the random reveals."""
+        cfg = self.cfg
+        players = self.players
+        size = cfg.size
+        self.round_no += 1
+        self.round_start = self._decisions
+        self.ender = -1
+        self.finals = ()
+        self.lock = list(setup.lock) if setup is not None and setup.lock is not None else [0] * players
+        self.known = [0] * (players * players)
+        self.held = [()] * players
+        self.adiscard = []
+        self.arow = [-1] * ROW_SIZE
+        self.adeck = []
+        given_grids = setup.grids if setup is not None else None
+        given_discard = setup.discard if setup is not None else None
+        if setup is not None and setup.deck is not None:
+            deck = list(reversed(setup.deck))
+            need = (0 if given_grids else players * size) + (0 if given_discard else 1)
+            if len(deck) < need:
+                raise OptionError(f"skyjo-action: setup.deck has {len(deck)} cards but dealing needs at least "
+                                  f"{need}; give more cards or give setup.grids/discard.")
+        else:
+            pool = number_deck(cfg.stars)
+            given = [c for grid in given_grids or [] for c in grid] + list(given_discard or [])
+            for card in given:
+                if card < ACTION0:
+                    pool.remove(card)
+            if cfg.single:
+                rest = cfg.action_cards()
+                placed = [c - ACTION0 for c in given if c >= ACTION0]
+                for t in placed:
+                    rest.remove(t)
+                chosen = self.shuffle("single-deck", rest)[: cfg.single - len(placed)]
+                pool += [ACTION0 + t for t in chosen]
+            deck = self.shuffle("deck", pool)
+        self.deck = deck
+        if given_grids:
+            self.cards = [list(grid) for grid in given_grids]
+        else:
+            self.cards = [[deck.pop() for _ in range(size)] for _ in range(players)]
+        self.up = [0] * players
+        if given_discard is not None:
+            self.discard = list(given_discard)
+        else:
+            card = deck.pop()
+            while card >= ACTION0:          # single deck: an action card never opens the discard pile
+                self.adiscard.append(card - ACTION0)
+                if not deck:
+                    raise OptionError("skyjo-action: setup.deck ran out while turning the first discard over.")
+                card = deck.pop()
+            self.discard = [card]
+        if cfg.row_mode:
+            if setup is not None and setup.action_deck is not None:
+                self.adeck = list(reversed(setup.action_deck))
+            else:
+                pool = cfg.action_cards()
+                if setup is not None:
+                    used = [t for t in setup.action_row or [] if t >= 0]
+                    used += [t for hand in setup.held or [] for t in hand] + list(setup.action_discard or [])
+                    for t in used:
+                        pool.remove(t)
+                self.adeck = self.shuffle("action-deck", pool)
+            if setup is not None and setup.action_row is not None:
+                self.arow = list(setup.action_row)
+            else:
+                self.arow = [self.adeck.pop() if self.adeck else -1 for _ in range(ROW_SIZE)]
+        if setup is not None:
+            if setup.held is not None:
+                self.held = [tuple((t, True, self.turn_no) for t in hand) for hand in setup.held]
+            self.adiscard += list(setup.action_discard or [])
+        reveals: list[tuple[int, ...]] = []
+        for s in range(players):
+            if setup is not None and setup.reveal is not None:
+                reveals.append(tuple(setup.reveal[s]))
+                continue
+            a = self.draw_below("reveal", size)
+            if cfg.reveals == 1:
+                reveals.append((a,))
+            else:
+                b = self.draw_below("reveal", size - 1)
+                reveals.append((a, b if b < a else b + 1))
+        self.stack.append(("opening", first))
+        for s in reversed(range(players)):
+            self.stack.append(("sreveal", s, reveals[s]))
+
+    # ----- helpers used by the steps --------------------------------------------------------
+    def _pop_main(self) -> int | None:
+        """Top card of the main deck; an empty deck is replaced by the discard pile but its top
+        card, shuffled. None only if both are exhausted (cannot happen with the published deck)."""
+        if not self.deck:
+            if len(self.discard) <= 1:
+                return None
+            top = self.discard[-1]
+            self.deck = self.shuffle("reshuffle", self.discard[:-1])
+            self.discard = [top]
+        return self.deck.pop()
+
+    def _pop_action(self) -> int:
+        """Top card of the action deck (the action discard pile is shuffled in when it is
+        empty, RULINGS.md), or -1 when there is none."""
+        if not self.adeck:
+            if not self.adiscard:
+                return -1
+            self.adeck = self.shuffle("action-reshuffle", self.adiscard)
+            self.adiscard = []
+        return self.adeck.pop()
+
+    def _row_take(self, t: int) -> None:
+        """Take the leftmost card of type t from the action row and restock its place."""
+        i = self.arow.index(t)
+        self.arow[i] = self._pop_action()
+
+    def _give(self, s: int, t: int, public: bool) -> None:
+        self.held[s] = self.held[s] + ((t, public or self.cfg.open_hands, self.turn_no),)
+
+    def _take_slot(self, s: int, i: int) -> int:
+        hand = self.held[s]
+        self.held[s] = hand[:i] + hand[i + 1:]
+        return hand[i][0]
+
+    def _use(self, s: int, t: int) -> None:
+        """Remove the first card of type t that may be activated now (not taken this turn)."""
+        turn = self.turn_no
+        for i, (kind, _, taken) in enumerate(self.held[s]):
+            if kind == t and taken != turn:
+                self._take_slot(s, i)
+                return
+        raise AssertionError("no usable card of that type")
+
+    def _pick_slot(self, o: int, t: int) -> int:
+        """The held slot a ``remove``/``steal`` names: the first public card of that type, or
+        for ``hidden`` a uniformly random one of the cards the chooser cannot see."""
+        hand = self.held[o]
+        if t != A.NONE:
+            return next(i for i, (kind, public, _) in enumerate(hand) if kind == t and public)
+        hidden = [i for i, slot in enumerate(hand) if not slot[1]]
+        return hidden[0] if len(hidden) == 1 else hidden[self.draw_below("hidden-card", len(hidden))]
+
+    def _forget(self, s: int, bit: int) -> None:
+        """A new card lies at that position of seat s: nobody has looked at it."""
+        players = self.players
+        known = self.known
+        for i in range(s, players * players, players):
+            known[i] &= ~bit
+
+    def _present(self, s: int) -> int:
+        return sum(1 << p for p, c in enumerate(self.cards[s]) if c != EMPTY)
+
+    def _face_down(self, s: int) -> int:
+        return self._present(s) & ~self.up[s]
+
+    def _place(self, s: int, p: int, card: int) -> None:
+        """Put a card face up at p; the card it replaces goes on the main discard pile (a
+        face-down action card found there is kept or discarded by its owner instead)."""
+        row = self.cards[s]
+        old = row[p]
+        row[p] = card
+        bit = 1 << p
+        self.up[s] |= bit
+        self._forget(s, bit)
+        self.stack.append(("placed", s, p, 0))
+        if old >= ACTION0:
+            self.stack.append(("hold", s, old - ACTION0))
+        else:
+            self.discard.append(old)
+
+    def _to_discard(self, s: int, cards: list[int]) -> None:
+        """Cards going onto the main discard pile "in the order of your choice": only the top
+        one can ever matter, so the owner chooses it when they differ."""
+        if len(set(cards)) <= 1:
+            self.discard.extend(cards)
+        else:
+            self.stack.append(("top", s, tuple(sorted(cards))))
+
+    def _clear_line(self, s: int, line: Line) -> list[int]:
+        row = self.cards[s]
+        removed = [row[p] for p in line.positions]
+        for p in line.positions:
+            row[p] = EMPTY
+        self.up[s] &= ~line.mask
+        self._forget(s, line.mask)
+        self.lock[s] = line.kind
+        return removed
+
+    def _swap(self, a: int, pa: int, b: int, pb: int) -> None:
+        """Exchange two cards; each keeps its face, and whoever had seen it still knows it."""
+        ra, rb = self.cards[a], self.cards[b]
+        ra[pa], rb[pb] = rb[pb], ra[pa]
+        _swap_bits(self.up, a, pa, b, pb)
+        players = self.players
+        for o in range(0, players * players, players):
+            _swap_bits(self.known, o + a, pa, o + b, pb)
+
+    def _trigger(self, s: int) -> None:
+        """Round end (RULINGS.md): the first area with every remaining card face up ends the
+        round; each other player then takes exactly one more turn, in order from the current
+        player's left, and the current turn's pending extra turns are cancelled."""
+        if self.ender >= 0 or not R.all_face_up(self.cards[s], self.up[s]):
+            return
+        self.ender = s
+        players = self.players
+        cur = self.cur
+        self.finals = tuple(x for x in ((cur + 1 + i) % players for i in range(players)) if x != s)
+        self.stack[:] = [f for f in self.stack if not (f[0] == "turn" and f[2])]
+
+    def _may_defend(self, target: int) -> bool:
+        """Whether the target is asked: it holds a public Defense or any card the others
+        cannot see (asking only real holders would tell everyone who holds one)."""
+        return self.cfg.defense and any(t == DEFENSE or not public for t, public, _ in self.held[target])
+
+    def _strike(self, s: int, hit: tuple[Any, ...], targets: list[int]) -> None:
+        """An effect on other players: each target may answer with Defense first."""
+        self.stack.append(("hit", s, hit))
+        for target in reversed(targets):
+            if self._may_defend(target):
+                self.stack.append(("defend", target, s, hit))
+
+    def _end_round(self, forced: bool) -> None:
+        """Reveal and score (RULINGS.md), then start the next round or end the game."""
+        cfg = self.cfg
+        players = self.players
+        for s in range(players):
+            row = self.cards[s]
+            up = self.up[s]
+            revealed = 0
+            for p in range(cfg.size):
+                card = row[p]
+                if card == EMPTY or (up >> p) & 1:
+                    continue
+                while card >= ACTION0:        # single deck: discarded (keeping only costs points), replaced
+                    self.adiscard.append(card - ACTION0)
+                    drawn = self._pop_main()
+                    card = EMPTY if drawn is None else drawn
+                row[p] = card
+                if card != EMPTY:
+                    up |= 1 << p
+                    revealed |= 1 << p
+            self.up[s] = up
+            self._final_clears(s, revealed)
+        self.known = [0] * (players * players)
+        scores = [R.area_points(self.cards[s], cfg.lines, cfg.star_col, cfg.star_row) + cfg.penalty * len(self.held[s])
+                  for s in range(players)]
+        ender = -1 if forced else self.ender
+        doubled = False
+        if ender >= 0 and cfg.double:
+            scores, doubled = R.doubled_scores(scores, ender)
+        self.totals = [t + x for t, x in zip(self.totals, scores)]
+        self.rounds += ((self.round_no, tuple(scores), ender, doubled, forced),)
+        self.last_grids = tuple(tuple(CARD_JSON[c] for c in row) for row in self.cards)
+        self.stack.clear()
+        if R.game_over(self.totals, cfg.end_score):
+            self.over = "score"
+        elif self.round_no >= cfg.max_rounds:
+            self.over = "round-limit"
+        else:
+            self._deal(None, ender if ender >= 0 else (self.cur + 1) % players)
+
+    def _final_clears(self, s: int, revealed: int) -> None:
+        """Lines completed by the final reveal clear when that lowers the owner's score, within
+        the owner's lock, columns first when unlocked (RULINGS.md)."""
+        cfg = self.cfg
+        while True:
+            row = self.cards[s]
+            before = R.area_points(row, cfg.lines, cfg.star_col, cfg.star_row)
+            for line in R.clearable_lines(row, self.up[s], cfg.lines, revealed, self.lock[s]):
+                after = list(row)
+                for p in line.positions:
+                    after[p] = EMPTY
+                if R.area_points(after, cfg.lines, cfg.star_col, cfg.star_row) < before:
+                    self.discard.extend(sorted(self._clear_line(s, line)))
+                    break
+            else:
+                return
+
+    def _begin_turn(self, s: int) -> None:
+        self.cur = s
+        self.turn_no += 1
+        self.stack.append(("next",))
+        self.stack.append(("turn", s, 0))
+
+    # ----- automatic steps ------------------------------------------------------------------
+    def _x_opening(self, f: Frame) -> None:
+        """After the setup reveals: the first player, then the setup stars take action cards
+        in turn order."""
+        self.stack.pop()
+        players = self.players
+        first = f[1]
+        if first < 0:
+            revealed = [[c for p, c in enumerate(self.cards[s]) if (self.up[s] >> p) & 1] for s in range(players)]
+            tied = R.opening_candidates(revealed)
+            first = tied[0] if len(tied) == 1 else tied[self.draw_below("first-player", len(tied))]
+        self.cur = first
+        self.stack.append(("start", first))
+        if self.cfg.row_mode:
+            for i in reversed(range(players)):
+                s = (first + i) % players
+                up = self.up[s]
+                for p, card in enumerate(self.cards[s]):
+                    if card == STAR and (up >> p) & 1:
+                        self.stack.append(("star", s, 1))
+
+    def _x_start(self, f: Frame) -> None:
+        self.stack.pop()
+        self._begin_turn(f[1])
+
+    def _x_next(self, f: Frame) -> None:
+        """Between two regular turns: the next player, the last turns, or the round's end."""
+        self.stack.pop()
+        if self._decisions - self.round_start >= self.cfg.max_round_decisions:
+            self._end_round(True)
+        elif self.ender >= 0:
+            if self.finals:
+                s = self.finals[0]
+                self.finals = self.finals[1:]
+                self._begin_turn(s)
+            else:
+                self._end_round(False)
+        else:
+            self._begin_turn((self.cur + 1) % self.players)
+
+    def _x_sreveal(self, f: Frame) -> None:
+        _, s, positions = f
+        if not positions:
+            self.stack.pop()
+            return
+        self.stack[-1] = ("sreveal", s, positions[1:])
+        p = positions[0]
+        self.up[s] |= 1 << p
+        card = self.cards[s][p]
+        if card >= ACTION0:
+            self._found_action(s, p, card, 0)
+
+    def _found_action(self, s: int, p: int, card: int, mode: int) -> None:
+        """Single deck: an action card turned over in a grid is kept or discarded by its
+        owner, and a new card from the main deck replaces it face up."""
+        self.cards[s][p] = EMPTY
+        self.up[s] &= ~(1 << p)
+        self.stack.append(("refill", s, p, mode))
+        self.stack.append(("hold", s, card - ACTION0))
+
+    def _x_refill(self, f: Frame) -> None:
+        _, s, p, mode = f
+        self.stack.pop()
+        card = self._pop_main()
+        if card is None:
+            return
+        self.cards[s][p] = card
+        self.up[s] |= 1 << p
+        self._forget(s, 1 << p)
+        if mode:
+            self.stack.append(("placed", s, p, 1))
+        elif card >= ACTION0:
+            self._found_action(s, p, card, 0)
+
+    def _x_placed(self, f: Frame) -> None:
+        """After a card was placed or turned face up: action card found, round end, Skyjo
+        lines, and a star lets its owner take an action card (star first, then lines)."""
+        _, s, p, _how = f
+        self.stack.pop()
+        card = self.cards[s][p]
+        if card >= ACTION0:
+            self._found_action(s, p, card, 1)
+            return
+        self._trigger(s)
+        self.stack.append(("check", s, 1 << p))
+        if card == STAR and self.cfg.row_mode:
+            self.stack.append(("star", s, 0))
+
+    def _x_check(self, f: Frame) -> None:
+        _, s, mask = f
+        self.stack.pop()
+        if R.clearable_lines(self.cards[s], self.up[s], self.cfg.lines, mask, self.lock[s]):
+            self.stack.append(("lines", s, mask))
+
+    def _x_draw(self, f: Frame) -> None:
+        s = f[1]
+        card = self._pop_main()
+        if card is None:
+            self.stack.pop()
+        elif card >= ACTION0:
+            self.stack.append(("hold", s, card - ACTION0))   # then draw again: the replacement
+        else:
+            self.stack[-1] = ("drawn", s, card)
+
+    def _x_three(self, f: Frame) -> None:
+        _, s, got = f
+        if len(got) == 3:
+            self.stack[-1] = ("keep3", s, got)
+            return
+        card = self._pop_main()
+        if card is None:
+            self.stack[-1] = ("keep3", s, got)
+        elif card >= ACTION0:
+            self.stack.append(("hold", s, card - ACTION0))
+        else:
+            self.stack[-1] = ("three", s, got + (card,))
+
+    def _x_todisc(self, f: Frame) -> None:
+        self.stack.pop()
+        self._to_discard(f[1], list(f[2]))
+
+    def _x_effect(self, f: Frame) -> None:
+        """The effect of an activated action card (played, replayed or stolen)."""
+        _, s, t = f
+        stack = self.stack
+        stack.pop()
+        if t == SWAP_OTHER:
+            stack.append(("pair", s))
+        elif t == SWAP_OWN:
+            stack.append(("own1", s))
+        elif t == DRAW_THREE:
+            stack.append(("three", s, ()))
+        elif t == LOOK:
+            stack.append(("look", s))
+        elif t == METEOR:
+            players = self.players
+            stack.append(("meteor", s, tuple((s + i) % players for i in range(1, players))))
+        elif t == DOUBLE_MOVE:
+            stack.append(("turn", s, 1))
+            stack.append(("turn", s, 1))
+        elif t == DEFENSE:
+            stack.append(("turn", s, 1))
+        elif t == REACTIVATION:
+            stack.append(("replay", s))
+        elif t == THIEF:
+            stack.append(("steal", s))
+
+    def _x_meteor(self, f: Frame) -> None:
+        _, s, queue = f
+        if not queue:
+            self.stack.pop()
+            return
+        self.stack[-1] = ("meteor", s, queue[1:])
+        self.stack.append(("mtarget", s, queue[0]))
+
+    def _x_hit(self, f: Frame) -> None:
+        """An effect on other players that no Defense stopped."""
+        _, s, hit = f
+        self.stack.pop()
+        kind = hit[0]
+        if kind == "swap":
+            _, a, pa, b, pb = hit
+            self._swap(a, pa, b, pb)
+            self._trigger(a)
+            self._trigger(b)
+            self.stack.append(("check", b, 1 << pb))
+            self.stack.append(("check", a, 1 << pa))
+        elif kind == "look":
+            _, o, code = hit
+            self.known[s * self.players + o] |= self.cfg.line_by_code[code].mask & self._face_down(o)
+        elif kind == "meteor":
+            _, o, target = hit
+            if target >= A.HELD:
+                t = self._take_slot(o, target - A.HELD)
+                self.discard.insert(0, ACTION0 + t)       # under the main discard pile, not replaced
+            else:
+                self.discard.insert(0, self.cards[o][target])
+                card = self._pop_main()
+                self.cards[o][target] = EMPTY if card is None else card   # replacements enter face down
+                self.up[o] &= ~(1 << target)
+                self._forget(o, 1 << target)
+        else:
+            _, o, i = hit
+            t = self._take_slot(o, i)
+            self.adiscard.append(t)
+            self.stack.append(("effect", s, t))
+
+    # ----- decisions: legal actions ------------------------------------------------------------
+    def _l_turn(self, f: Frame) -> list[A.Move]:
+        s = f[1]
+        if f[2] and self.ender >= 0:
+            return []
+        out = []
+        if self.deck or len(self.discard) > 1:
+            out.append(A.DRAW)
+        if self.discard:
+            out.append(A.TAKE_DISCARD)
+        if self.cfg.row_mode and (self.adeck or self.adiscard or max(self.arow) >= 0):
+            out.append(A.TAKE_ACTION)
+        if self.ender < 0:
+            turn = self.turn_no
+            if any(taken != turn for _, _, taken in self.held[s]):
+                out.append(A.ACTIVATE)
+        return out
+
+    def _l_takeact(self, f: Frame) -> list[A.Move]:
+        out = [A.TAKE_DECK] if self.adeck or self.adiscard else []
+        return out + [A.TAKE[t] for t in sorted(set(self.arow)) if t >= 0]
+
+    def _l_activate(self, f: Frame) -> list[A.Move]:
+        turn = self.turn_no
+        usable = sorted({t for t, _, taken in self.held[f[1]] if taken != turn})
+        return [A.PLAY[t] for t in usable] + [A.DROP[t] for t in usable]
+
+    def _l_drawn(self, f: Frame) -> list[A.Move]:
+        s = f[1]
+        self.cards[s]
+        return [A.DISCARD, A.KEEP_DRAWN] if self._face_down(s) else [A.KEEP_DRAWN]
+
+    def _l_place(self, f: Frame) -> list[A.Move]:
+        place = self.cfg.place
+        return [place[p] for p, c in enumerate(self.cards[f[1]]) if c != EMPTY]
+
+    def _l_reveal(self, f: Frame) -> list[A.Move]:
+        down = self._face_down(f[1])
+        reveal = self.cfg.reveal
+        return [reveal[p] for p in range(self.cfg.size) if (down >> p) & 1]
+
+    def _l_star(self, f: Frame) -> list[A.Move]:
+        types = sorted({t for t in self.arow if t >= 0})
+        if not types:
+            return []
+        return ([] if f[2] else [A.STAR_PASS]) + [A.STAR_TAKE[t] for t in types]
+
+    def _l_lines(self, f: Frame) -> list[A.Move]:
+        s = f[1]
+        lines = R.clearable_lines(self.cards[s], self.up[s], self.cfg.lines, f[2], self.lock[s])
+        clear = self.cfg.clear
+        return [clear[line.code] for line in lines] + [A.CLEAR_NONE] if lines else []
+
+    def _l_top(self, f: Frame) -> list[A.Move]:
+        return [A.TOP[c] for c in sorted(set(f[2]))]
+
+    def _l_keep3(self, f: Frame) -> list[A.Move]:
+        out = [A.KEEP_NONE] if self._face_down(f[1]) or not f[2] else []
+        return out + [A.KEEP[c] for c in sorted(set(f[2]))]
+
+    def _l_hold(self, f: Frame) -> list[A.Move]:
+        return [A.DISCARD, A.HOLD]
+
+    def _l_pair(self, f: Frame) -> list[A.Move]:
+        holders = [o for o in range(self.players) if self._present(o)]
+        return [A.BETWEEN[(a, b)] for i, a in enumerate(holders) for b in holders[i + 1:]]
+
+    def _l_pick(self, s: int, skip: int = -1) -> list[A.Move]:
+        pick = self.cfg.pick[s]
+        return [pick[p] for p, c in enumerate(self.cards[s]) if c != EMPTY and p != skip]
+
+    def _l_pickA(self, f: Frame) -> list[A.Move]:
+        return self._l_pick(f[2])
+
+    def _l_pickB(self, f: Frame) -> list[A.Move]:
+        return self._l_pick(f[4])
+
+    def _l_own1(self, f: Frame) -> list[A.Move]:
+        moves = self._l_pick(f[1])
+        return moves if len(moves) > 1 else []
+
+    def _l_own2(self, f: Frame) -> list[A.Move]:
+        return self._l_pick(f[1], f[2])
+
+    def _l_look(self, f: Frame) -> list[A.Move]:
+        out = []
+        for o in range(self.players):
+            down = self._face_down(o)
+            if down:
+                out += [move for line, move in self.cfg.look[o] if line.mask & down]
+        return out
+
+    def _held_targets(self, o: int, public_moves: tuple[A.Move, ...], hidden_move: A.Move) -> list[A.Move]:
+        hand = self.held[o]
+        out = [public_moves[t] for t in sorted({t for t, public, _ in hand if public})]
+        if any(not public for _, public, _ in hand):
+            out.append(hidden_move)
+        return out
+
+    def _l_mtarget(self, f: Frame) -> list[A.Move]:
+        o = f[2]
+        remove = self.cfg.remove[o]
+        out = [remove[p] for p, c in enumerate(self.cards[o]) if c != EMPTY]
+        return out + self._held_targets(o, A.REMOVE_HELD[o], A.REMOVE_HIDDEN[o])
+
+    def _l_steal(self, f: Frame) -> list[A.Move]:
+        s = f[1]
+        out: list[A.Move] = []
+        for o in range(self.players):
+            if o != s:
+                out += self._held_targets(o, A.STEAL[o], A.STEAL_HIDDEN[o])
+        return out
+
+    def _l_replay(self, f: Frame) -> list[A.Move]:
+        return [A.REPLAY[t] for t in sorted(set(self.adiscard)) if t != REACTIVATION]
+
+    def _l_defend(self, f: Frame) -> list[A.Move]:
+        if any(t == DEFENSE for t, _, _ in self.held[f[1]]):
+            return [A.ALLOW, A.DEFEND]
+        return [A.ALLOW]
+
+    # ----- decisions: effects -------------------------------------------------------------------
+    def _a_turn(self, f: Frame, m: A.Move) -> None:
+        s = f[1]
+        if m is A.DRAW:
+            self.stack[-1] = ("draw", s)
+        elif m is A.TAKE_DISCARD:
+            self.stack[-1] = ("place", s, self.discard.pop())
+        elif m is A.TAKE_ACTION:
+            self.stack[-1] = ("takeact", s)
+        else:
+            self.stack[-1] = ("activate", s)
+
+    def _a_takeact(self, f: Frame, m: A.Move) -> None:
+        s = f[1]
+        self.stack.pop()
+        if m.arg == A.NONE:
+            self._give(s, self._pop_action(), False)
+        else:
+            self._row_take(m.arg)
+            self._give(s, m.arg, True)
+
+    def _a_activate(self, f: Frame, m: A.Move) -> None:
+        """Play or drop: the card goes onto the action discard pile either way."""
+        s = f[1]
+        self.stack.pop()
+        self._use(s, m.arg)
+        self.adiscard.append(m.arg)
+        if m.verb == "play":
+            self.stack.append(("effect", s, m.arg))
+
+    def _a_drawn(self, f: Frame, m: A.Move) -> None:
+        _, s, card = f
+        if m is A.DISCARD:
+            self.discard.append(card)
+            self.stack[-1] = ("reveal", s)
+        else:
+            self.stack[-1] = ("place", s, card)
+
+    def _a_place(self, f: Frame, m: A.Move) -> None:
+        self.stack.pop()
+        self._place(f[1], self.cfg.index_of_code[m.arg], f[2])
+
+    def _a_reveal(self, f: Frame, m: A.Move) -> None:
+        s = f[1]
+        p = self.cfg.index_of_code[m.arg]
+        self.stack.pop()
+        self.up[s] |= 1 << p
+        self._forget(s, 1 << p)
+        self.stack.append(("placed", s, p, 1))
+
+    def _a_star(self, f: Frame, m: A.Move) -> None:
+        self.stack.pop()
+        if m.arg != A.NONE:
+            self._row_take(m.arg)
+            self._give(f[1], m.arg, True)
+
+    def _a_lines(self, f: Frame, m: A.Move) -> None:
+        _, s, mask = f
+        self.stack.pop()
+        if m.arg == A.NONE:
+            return
+        line = self.cfg.line_by_code[m.arg]
+        removed = self._clear_line(s, line)
+        self.stack.append(("check", s, mask & ~line.mask))
+        self._to_discard(s, removed)
+
+    def _a_top(self, f: Frame, m: A.Move) -> None:
+        self.stack.pop()
+        rest = list(f[2])
+        rest.remove(m.arg)
+        self.discard.extend(rest)
+        self.discard.append(m.arg)
+
+    def _a_keep3(self, f: Frame, m: A.Move) -> None:
+        _, s, cards = f
+        self.stack.pop()
+        if m.arg == A.NONE:
+            self.stack.append(("reveal", s))
+            self._to_discard(s, list(cards))
+        else:
+            rest = list(cards)
+            rest.remove(m.arg)
+            self.stack.append(("todisc", s, tuple(rest)))
+            self.stack.append(("place", s, m.arg))
+
+    def _a_hold(self, f: Frame, m: A.Move) -> None:
+        self.stack.pop()
+        if m is A.HOLD:
+            self._give(f[1], f[2], True)
+        else:
+            self.adiscard.append(f[2])
+
+    def _a_pair(self, f: Frame, m: A.Move) -> None:
+        self.stack[-1] = ("pickA", f[1], m.seat, m.arg)
+
+    def _a_pickA(self, f: Frame, m: A.Move) -> None:
+        self.stack[-1] = ("pickB", f[1], f[2], self.cfg.index_of_code[m.arg], f[3])
+
+    def _a_pickB(self, f: Frame, m: A.Move) -> None:
+        _, s, a, pa, b = f
+        self.stack.pop()
+        self._strike(s, ("swap", a, pa, b, self.cfg.index_of_code[m.arg]), [x for x in (a, b) if x != s])
+
+    def _a_own1(self, f: Frame, m: A.Move) -> None:
+        self.stack[-1] = ("own2", f[1], self.cfg.index_of_code[m.arg])
+
+    def _a_own2(self, f: Frame, m: A.Move) -> None:
+        _, s, p = f
+        q = self.cfg.index_of_code[m.arg]
+        self.stack.pop()
+        self._swap(s, p, s, q)
+        self.stack.append(("check", s, (1 << p) | (1 << q)))
+
+    def _a_look(self, f: Frame, m: A.Move) -> None:
+        s = f[1]
+        self.stack.pop()
+        hit = ("look", m.seat, m.arg)
+        if m.seat == s:
+            self.stack.append(("hit", s, hit))
+        else:
+            self._strike(s, hit, [m.seat])
+
+    def _a_mtarget(self, f: Frame, m: A.Move) -> None:
+        _, s, o = f
+        self.stack.pop()
+        if m.arg == A.NONE:
+            target = A.HELD + self._pick_slot(o, A.NONE)
+        elif m.arg >= A.HELD:
+            target = A.HELD + self._pick_slot(o, m.arg - A.HELD)
+        else:
+            target = self.cfg.index_of_code[m.arg]
+        self._strike(s, ("meteor", o, target), [o])
+
+    def _a_steal(self, f: Frame, m: A.Move) -> None:
+        s = f[1]
+        self.stack.pop()
+        self._strike(s, ("steal", m.seat, self._pick_slot(m.seat, m.arg)), [m.seat])
+
+    def _a_replay(self, f: Frame, m: A.Move) -> None:
+        self.stack.pop()
+        pile = self.adiscard
+        i = len(pile) - 1 - pile[::-1].index(m.arg)
+        del pile[i]
+        pile.append(m.arg)                     # played, then back on top of the pile
+        self.stack.append(("effect", f[1], m.arg))
+
+    def _a_defend(self, f: Frame, m: A.Move) -> None:
+        if m is A.ALLOW:
+            self.stack.pop()
+            return
+        target = f[1]
+        i = next(i for i, slot in enumerate(self.held[target]) if slot[0] == DEFENSE)
+        self._take_slot(target, i)
+        self.adiscard.append(DEFENSE)
+        while self.stack.pop()[0] != "hit":    # the effect and the other targets' questions go
+            pass
+
+
+S = SkyjoActionState
+_AUTO: dict[str, Callable[[S, Frame], None]] = {
+    "opening": S._x_opening, "start": S._x_start, "next": S._x_next, "sreveal": S._x_sreveal,
+    "refill": S._x_refill, "placed": S._x_placed, "check": S._x_check, "draw": S._x_draw, "three": S._x_three,
+    "todisc": S._x_todisc, "effect": S._x_effect, "meteor": S._x_meteor, "hit": S._x_hit,
+}
+_LEGAL: dict[str, Callable[[S, Frame], list[A.Move]]] = {
+    "turn": S._l_turn, "takeact": S._l_takeact, "activate": S._l_activate, "drawn": S._l_drawn,
+    "place": S._l_place, "reveal": S._l_reveal, "star": S._l_star,
+    "lines": S._l_lines, "top": S._l_top, "keep3": S._l_keep3, "hold": S._l_hold, "pair": S._l_pair,
+    "pickA": S._l_pickA, "pickB": S._l_pickB, "own1": S._l_own1, "own2": S._l_own2, "look": S._l_look,
+    "mtarget": S._l_mtarget, "steal": S._l_steal, "replay": S._l_replay, "defend": S._l_defend,
+}
+_APPLY: dict[str, Callable[[S, Frame, A.Move], None]] = {
+    "turn": S._a_turn, "takeact": S._a_takeact, "activate": S._a_activate, "drawn": S._a_drawn,
+    "place": S._a_place, "reveal": S._a_reveal, "star": S._a_star,
+    "lines": S._a_lines, "top": S._a_top, "keep3": S._a_keep3, "hold": S._a_hold, "pair": S._a_pair,
+    "pickA": S._a_pickA, "pickB": S._a_pickB, "own1": S._a_own1, "own2": S._a_own2, "look": S._a_look,
+    "mtarget": S._a_mtarget, "steal": S._a_steal, "replay": S._a_replay, "defend": S._a_defend,
+}
