@@ -211,7 +211,7 @@ def rig_positions(trick: Trick, face_up: int) -> tuple[int, ...]:
 
 
 # ----- Step 4: Results ----------------------------------------------------------------------
-def skill_total(st: OddballState, seat: int) -> int:
+def skill_total(st: OddballState, seat: int, active: list[list[Trick]] | None = None) -> int:
     """Skill Level of the Top Card + Skill Bonus of the other Played cards (of the chosen
     skill, or the best of the skills a Support trick allows) + trick and Event bonuses;
     0 with no card Played. Never below 0."""
@@ -221,7 +221,9 @@ def skill_total(st: OddballState, seat: int) -> int:
     cards = st.table.cards
     skill = st.skills[seat]
     opp = 1 - seat
-    tricks = active_step4(st, seat)
+    if active is None:
+        active = [active_step4(st, 0), active_step4(st, 1)]
+    tricks = active[seat]
     support: tuple[int, ...] = (skill,)
     for trick in tricks:
         if trick.kind == "support" and trick.skill == skill:
@@ -244,17 +246,17 @@ def skill_total(st: OddballState, seat: int) -> int:
         event = cards[uid].event
         if event is not None and event.effect == "bonus" and due == st.rnd:
             total += event.amount
-    for trick in active_step4(st, opp):
+    for trick in active[opp]:
         if trick.kind == "opp_penalty":
             total -= trick.amount
     return max(total, 0)
 
 
-def defence_applies(st: OddballState, seat: int) -> int:
+def defence_applies(st: OddballState, seat: int, tricks: list[Trick]) -> int:
     """The Defence Bonus a losing seat adds (0 if none applies)."""
     opp = 1 - seat
     bonus = 0
-    for trick in active_step4(st, seat):
+    for trick in tricks:
         if trick.kind == "defence_bonus" and st.skills[seat] == trick.skill and st.skills[opp] in trick.versus:
             bonus += trick.amount
     return bonus
@@ -276,11 +278,12 @@ def check_shadow(st: OddballState) -> None:
 def results(st: OddballState) -> None:
     """Step 4: Skill Totals, the Defence Bonus, and the winner (-1 for a draw)."""
     check_shadow(st)
-    totals = [skill_total(st, 0), skill_total(st, 1)]
+    active = [active_step4(st, 0), active_step4(st, 1)]
+    totals = [skill_total(st, 0, active), skill_total(st, 1, active)]
     defence = -1
     if totals[0] != totals[1]:
         loser = 0 if totals[0] < totals[1] else 1
-        bonus = defence_applies(st, loser)
+        bonus = defence_applies(st, loser, active[loser])
         if bonus:
             totals[loser] += bonus
             defence = loser

@@ -170,24 +170,26 @@ class OddballState(State):
                 box = [e for e in EVENTS if e not in in_decks]
             first = len(ids)
             ids.extend(box)
-            self.table = Table(ids, factions)
+            self.table = _table(tuple(ids), factions)
             self.up, self.down = ups, downs
             self.box = tuple(range(first, len(ids)))
             lead = setup.get("lead")
         else:
             decks = self.options.get("decks") or [None, None]
             lists = [list(decks[s]) if decks[s] is not None else default_deck(factions[s]) for s in (0, 1)]
-            events = self.shuffle("events", list(EVENTS))
-            ids = lists[0] + events[0:2] + lists[1] + events[2:4] + events[4:]
-            self.table = Table(ids, factions)
-            n0 = len(lists[0]) + 2
-            n1 = len(lists[1]) + 2
+            # The table lists the cards in a fixed order (so it is shared across games); the
+            # deal shuffles uids: which Events each seat gets, then each deck.
+            self.table = _table(tuple(lists[0] + lists[1]) + EVENTS, factions)
+            first_event = len(lists[0]) + len(lists[1])
+            events = self.shuffle("events", list(range(first_event, first_event + len(EVENTS))))
+            starts = (0, len(lists[0]))
             self.up, self.down = [], []
-            for seat, (start, n) in enumerate(((0, n0), (n0, n1))):
-                deck = self.shuffle(f"deck {seat}", list(range(start, start + n)))
+            for seat in (0, 1):
+                mine = list(range(starts[seat], starts[seat] + len(lists[seat]))) + events[2 * seat:2 * seat + 2]
+                deck = self.shuffle(f"deck {seat}", mine)
                 self.up.append(deck[:-3])
                 self.down.append(deck[-3:])
-            self.box = tuple(range(n0 + n1, len(ids)))
+            self.box = tuple(events[4:])
             lead = None
         if lead is None:
             rule = self.options["first_lead"]
@@ -626,10 +628,23 @@ class OddballState(State):
         return twin
 
 
-def _factions(options: Mapping[str, Any]) -> tuple[str, str]:
-    """Each seat's faction: the ``factions`` option, else the deck lists', else the default."""
-    from .decks import validate_deck
+_TABLES: dict[tuple[tuple[str, ...], tuple[str, str]], Table] = {}
 
+
+def _table(ids: tuple[str, ...], factions: tuple[str, str]) -> Table:
+    """Tables are immutable, so games with the same cards share one."""
+    key = (ids, factions)
+    table = _TABLES.get(key)
+    if table is None:
+        if len(_TABLES) > 256:
+            _TABLES.clear()
+        table = _TABLES[key] = Table(list(ids), factions)
+    return table
+
+
+def _factions(options: Mapping[str, Any]) -> tuple[str, str]:
+    """Each seat's faction: the ``factions`` option, else its deck list's (already checked
+    by ``check_options``), else Pendragon (seat 0) and Pirates (seat 1)."""
     given = options.get("factions")
     if given is not None:
         return given[0], given[1]
@@ -638,6 +653,8 @@ def _factions(options: Mapping[str, Any]) -> tuple[str, str]:
     out = []
     for seat in (0, 1):
         deck = decks[seat]
-        out.append(validate_deck(deck) if deck is not None else default[seat])
-    assert all(f in FACTIONS for f in out)
+        if deck is None:
+            out.append(default[seat])
+        else:
+            out.append(next(CARDS[c].faction for c in deck if CARDS[c].faction in FACTIONS))
     return out[0], out[1]

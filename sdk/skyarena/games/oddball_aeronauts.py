@@ -136,14 +136,20 @@ class HeuristicBot(Bot):
     name = "heuristic"
     SPREAD = 2.5
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._models = {0: _opponent_model("pendragon"), 1: _opponent_model("pirates")}
+
     def on_match_start(self, info: MatchInfo) -> None:
         factions = info.options.get("factions") or ["pendragon", "pirates"]
-        self._models = {s: _opponent_model(factions[s]) if factions[s] in FACTIONS else _opponent_model("pendragon")
-                        for s in (0, 1)}
+        self._models = {seat: _opponent_model(factions[seat] if factions[seat] in FACTIONS else "pendragon")
+                        for seat in (0, 1)}
 
     # -- the opponent ---------------------------------------------------------------------------
     def _opp_expect(self, obs: Observation, opp_skill: int | None) -> float:
-        model = getattr(self, "_models", None) or {0: _opponent_model("pendragon"), 1: _opponent_model("pirates")}
+        """The opponent's likely total: its faction's average card, a little better since it
+        chose the skill knowing its Top Card."""
+        model = self._models
         opp = 1 - obs.seat
         if opp_skill is None:
             return max(level + 1.2 * bonus for level, bonus in model[opp]) + 1.5
