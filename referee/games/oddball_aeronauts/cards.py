@@ -298,6 +298,10 @@ def _trick(source: str, cid: str, raw: Any) -> Trick:
             raise _fail(source, cid, "capture replaces the Win Effect, so its trick needs 'when': 'win'")
     if kind in ("rig", "opp_limit", "play_zero") and raw.get("magic"):
         raise _fail(source, cid, f"{kind} is used before Step 3, when no card is Played yet: it cannot be Magic")
+    if kind in ("extra_bonus", "bonus_vs_skills", "defence_bonus", "bonus_vs_cards", "support", "opp_penalty") \
+            and when in ("win", "lose") and not nr:
+        raise _fail(source, cid, f"{kind} counts in Step 4, before the round is won or lost: it cannot depend on "
+                                 "Win or Lose (make it a Next Round trick)")
     if kind in ("rig", "opp_limit", "play_zero") and when in ("win", "lose") and not nr:
         raise _fail(source, cid, f"{kind} happens before the round is decided: it cannot depend on Win or Lose")
     known = {"kind", "text", "magic", "when", "when_skill", "next_round", "top_right", "amount", "skills", "skill",

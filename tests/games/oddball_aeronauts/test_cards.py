@@ -148,6 +148,10 @@ def test_the_loader_refuses_broken_data(tmp_path: Path) -> None:
     (tmp_path / "pirates.json").write_text(json.dumps(pirates))
     with pytest.raises(CardDataError, match="cannot be Magic"):
         load(tmp_path)
+    pirates["cards"][0]["trick"] = {"kind": "extra_bonus", "amount": 2, "skills": ["guns"], "when": "win"}
+    (tmp_path / "pirates.json").write_text(json.dumps(pirates))
+    with pytest.raises(CardDataError, match="before the round is won or lost"):
+        load(tmp_path)
     pirates["cards"][0]["trick"] = {"kind": "teleport"}
     (tmp_path / "pirates.json").write_text(json.dumps(pirates))
     with pytest.raises(CardDataError, match="kind is one of"):
