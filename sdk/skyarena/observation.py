@@ -36,14 +36,25 @@ class Observation:
         return self.raw[key]
 
 
+_FIELD_HINTS: dict[type[Any], tuple[tuple[str, Any], ...]] = {}
+
+
+def _field_hints(cls: type[Any]) -> tuple[tuple[str, Any], ...]:
+    """(name, type hint) of a dataclass's fields, computed once per class: resolving string
+    annotations is far slower than building the observation itself."""
+    cached = _FIELD_HINTS.get(cls)
+    if cached is None:
+        hints = get_type_hints(cls)
+        cached = tuple((f.name, hints.get(f.name)) for f in dataclasses.fields(cls) if f.name != "raw")
+        _FIELD_HINTS[cls] = cached
+    return cached
+
+
 def _build(cls: type[Any], data: Mapping[str, Any], keep_raw: bool = False) -> Any:
-    hints = get_type_hints(cls)
     kwargs: dict[str, Any] = {}
-    for f in dataclasses.fields(cls):
-        if f.name == "raw":
-            continue
-        if f.name in data:
-            kwargs[f.name] = _convert(hints.get(f.name), data[f.name])
+    for name, hint in _field_hints(cls):
+        if name in data:
+            kwargs[name] = _convert(hint, data[name])
     if keep_raw:
         kwargs["raw"] = dict(data)
     return cls(**kwargs)
