@@ -104,7 +104,7 @@ class SkyjoActionState(State):
     __slots__ = (
         "cfg", "round_no", "cur", "turn_no", "round_start", "cards", "up", "known", "lock", "held", "deck",
         "discard", "adeck", "arow", "adiscard", "ender", "finals", "stack", "totals", "rounds", "last_grids",
-        "over", "_legal", "_obs", "_pub",
+        "over", "box", "_legal", "_obs", "_pub",
     )
 
     def __init__(self, players: int, seed: int, options: dict[str, Any]) -> None:
@@ -131,6 +131,7 @@ class SkyjoActionState(State):
         self.rounds: tuple[tuple[Any, ...], ...] = ()
         self.last_grids: tuple[tuple[int | str | None, ...], ...] = ()
         self.over = ""
+        self.box: tuple[int, ...] = ()
         self._legal: tuple[A.Move, ...] = ()
         self._obs: dict[int, dict[str, Any]] = {}
         self._pub: list[dict[str, Any]] | None = None
@@ -208,6 +209,7 @@ class SkyjoActionState(State):
         twin.rounds = self.rounds
         twin.last_grids = self.last_grids
         twin.over = self.over
+        twin.box = self.box
         twin._legal = self._legal
         twin._obs = {}
         twin._pub = None
@@ -225,7 +227,7 @@ class SkyjoActionState(State):
             "action_row": list(self.arow), "action_discard": _codes(self.adiscard), "ender": self.ender,
             "finals": list(self.finals), "stack": repr(self.stack), "totals": list(self.totals),
             "rounds": [list(r) for r in self.rounds], "last_grids": [list(g) for g in self.last_grids],
-            "over": self.over,
+            "over": self.over, "box": list(self.box),
         }
 
     def resample_hidden(self, seat: int, rng: CounterRng) -> State:
@@ -246,6 +248,13 @@ class SkyjoActionState(State):
                     slots.append((row, p))
                     values.append(card)
         values += twin.deck
+        if twin.box:
+            # Single deck: which action cards went into the main deck is unknown too.
+            found = [i for i, card in enumerate(values) if card >= ACTION0]
+            types = _shuffled(rng, [values[i] - ACTION0 for i in found] + list(twin.box))
+            for k, i in enumerate(found):
+                values[i] = ACTION0 + types[k]
+            twin.box = tuple(types[len(found):])
         pool = _shuffled(rng, values)
         for i, (row, p) in enumerate(slots):
             row[p] = pool[i]
@@ -427,6 +436,7 @@ class SkyjoActionState(State):
         size = cfg.size
         self.round_no += 1
         self.round_start = self._decisions
+        self.box = ()
         self.ender = -1
         self.finals = ()
         self.lock = list(setup.lock) if setup is not None and setup.lock is not None else [0] * players
@@ -454,8 +464,10 @@ class SkyjoActionState(State):
                 placed = [c - ACTION0 for c in given if c >= ACTION0]
                 for t in placed:
                     rest.remove(t)
-                chosen = self.shuffle("single-deck", rest)[: cfg.single - len(placed)]
-                pool += [ACTION0 + t for t in chosen]
+                mixed = self.shuffle("single-deck", rest)
+                chosen = cfg.single - len(placed)
+                pool += [ACTION0 + t for t in mixed[:chosen]]
+                self.box = tuple(mixed[chosen:])     # the action cards left in the box
             deck = self.shuffle("deck", pool)
         self.deck = deck
         if given_grids:
