@@ -616,6 +616,8 @@ class OddballState(State):
         others = rng.shuffled([u for u in cards if not is_event[u]])
         top = twin.up[opp]
         allowed = [k for k, (lst, i) in enumerate(opp_slots) if not (lst is top and i < 3)]
+        if len(allowed) < len(events):   # a Rig after Step 1 can bring an Event up: allow every slot
+            allowed = list(range(len(opp_slots)))
         chosen = set(rng.shuffled(allowed)[:len(events)]) if events else set()
         events = rng.shuffled(events)
         for k, (lst, i) in enumerate(opp_slots):
