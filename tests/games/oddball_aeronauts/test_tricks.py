@@ -305,6 +305,17 @@ def test_rig_cards_2_and_4_swaps_them() -> None:
     assert up(state, 0) == [VEX, BF, WD, TR, LO]
 
 
+def test_an_event_rigged_into_the_top_three_adds_nothing() -> None:
+    from .helpers import FLASH
+    state = game([VEX, TR, WD, FLASH, LO], [RC, *PEND])
+    assert not state.log                                   # 4th: not in the top three at Step 1
+    state.apply({0: "sailing rig 4,2"})
+    assert up(state, 0) == [VEX, FLASH, WD, TR, LO]
+    state.apply({1: "guns"})
+    play(state, "play 1+2", "play 1")
+    assert last(state)["totals"] == [2, 5] and down(state, 0) == [VEX, FLASH, WD, TR]   # lost to Guns: 2 more
+
+
 def test_rig_uses_only_positions_that_exist() -> None:
     state = game([CL, DH], [TR, *PIR])
     assert [a for a in legal(state, 0) if a.startswith("guns")] == ["guns", "guns rig 2,1"]
