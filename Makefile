@@ -30,6 +30,7 @@ demo: $(STAMP)
 bench: $(STAMP)
 	mkdir -p bench/results
 	$(BIN)/python bench/engines.py --json-out bench/results/engines.json
+	$(BIN)/python bench/referee.py --json-out bench/results/referee.json
 
 proto: $(STAMP)
 	$(BIN)/python proto/generate.py

@@ -26,7 +26,7 @@ import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -38,11 +38,11 @@ from skyarena.bot import bot_seed
 from skyarena.remote import convert
 from skyarena.v1 import referee_pb2 as pb
 
+from . import visibility
 from .limits import Limits
 from .logs import log
 from .metrics import Metrics
 from .tokens import SeatTokens
-from .visibility import public_action
 
 MATCH_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 DEFAULT_TIME_CONTROL = TimeControl(move_s=1.0, bank_s=10.0, first_move_s=5.0)
@@ -136,8 +136,8 @@ class Outbox:
 class Awaiting:
     """The decision a seat owes: its request, when it was sent, and its deadline timer."""
 
-    turn: int
-    message: pb.RefereeMessage
+    number: int
+    turn: pb.TurnRequest
     sent_at: float
     deadline: float
     timer: asyncio.TimerHandle
@@ -151,7 +151,20 @@ class Seat:
     outbox: Outbox | None = None
     client: str = ""
     awaiting: Awaiting | None = None
-    events: list[pb.Event] = field(default_factory=list)
+    # The next message to this seat, holding the public events gathered since the last one.
+    pending: pb.RefereeMessage | None = None
+
+    def event(self) -> pb.Event:
+        """A new public event for this seat, appended to its next message."""
+        if self.pending is None:
+            self.pending = pb.RefereeMessage()
+        return self.pending.events.add()
+
+    def message(self) -> pb.RefereeMessage:
+        """The next message (with the events so far); the seat starts a new one after it."""
+        message = self.pending if self.pending is not None else pb.RefereeMessage()
+        self.pending = None
+        return message
 
 
 # ----- one match ---------------------------------------------------------------------------
@@ -194,6 +207,8 @@ class Match:
         self._issued_turn = 0          # the runner turn whose requests are out
         self._seen_decisions = 0       # engine decisions already turned into events
         self._wire = convert.wire_for(self.game)
+        self._visible = visibility.policy(state)
+        self._stats = metrics.stats
         self._join_timer = self._loop.call_later(join_timeout_s, self._join_timeout, join_timeout_s)
         log.info("match_created", match_id=match_id, game=self.game, players=self.players, seed=self.seed,
                  time_control=time_control.to_json(), strike_limit=strike_limit)
@@ -237,7 +252,7 @@ class Match:
         self.metrics.seats_connected.dec()
         if not self.phase.over:
             log.info("seat_disconnected", match_id=self.id, seat=seat_index,
-                     awaiting_turn=seat.awaiting.turn if seat.awaiting else None)
+                     awaiting_turn=seat.awaiting.number if seat.awaiting else None)
 
     # ----- the match's life ----------------------------------------------------------------
     def _start(self) -> None:
@@ -302,32 +317,41 @@ class Match:
             for request in runner.pending():
                 self._ask(request)
         for seat in self.seats:
-            if seat.events and seat.outbox is not None:
-                self._send(seat)
+            if seat.pending is not None and seat.outbox is not None:
+                seat.outbox.put(seat.message())
 
     def _ask(self, request: Any) -> None:
         seat = self.seats[request.seat]
-        turn = pb.TurnRequest(turn=request.turn, move_limit_s=request.time_limit_s, bank_s=request.bank_s,
-                              deadline_s=request.deadline_s)
-        convert.observation_to_proto(self.game, request.observation, turn.observation)
+        message = seat.message() if seat.outbox is not None else pb.RefereeMessage()
+        turn = message.turn
+        turn.turn = request.turn
+        turn.move_limit_s = request.time_limit_s
+        turn.bank_s = request.bank_s
+        turn.deadline_s = deadline_s = request.time_limit_s + request.bank_s
+        convert.observation_to_proto(self.game, request.observation, turn.observation, self._wire)
         add = turn.legal_actions.add
-        for action in request.legal_actions:
-            convert.action_to_proto(self.game, action, add(), self._wire)
-        message = pb.RefereeMessage(turn=turn)
+        wire = self._wire
+        if wire is None:
+            for action in request.legal_actions:
+                add().notation = str(action)
+        else:
+            for action in request.legal_actions:
+                convert.action_to_proto(self.game, action, add(), wire)
         now = self._loop.time()
-        deadline = now + request.deadline_s
+        deadline = now + deadline_s
         timer = self._loop.call_at(deadline, self._deadline_passed, seat, request.turn)
-        seat.awaiting = Awaiting(request.turn, message, now, deadline, timer)
+        seat.awaiting = Awaiting(request.turn, turn, now, deadline, timer)
         if seat.outbox is not None:
-            self._send_raw(seat, message)
+            seat.outbox.put(message)
 
     def _resend(self, seat: Seat) -> None:
         awaiting = seat.awaiting
         assert awaiting is not None
-        message = pb.RefereeMessage()
-        message.CopyFrom(awaiting.message)
+        message = seat.message()
+        message.turn.CopyFrom(awaiting.turn)
         message.turn.deadline_s = max(0.0, awaiting.deadline - self._loop.time())
-        self._send_raw(seat, message)
+        assert seat.outbox is not None
+        seat.outbox.put(message)
 
     def on_answer(self, seat_index: int, outbox: Outbox, answer: pb.Answer) -> None:
         """A seat's Answer frame."""
@@ -336,14 +360,13 @@ class Match:
         if seat.outbox is not outbox:
             return  # a stream that was replaced; ignore its stragglers
         awaiting = seat.awaiting
-        if self.phase is not Phase.RUNNING or awaiting is None or answer.turn != awaiting.turn:
+        if self.phase is not Phase.RUNNING or awaiting is None or answer.turn != awaiting.number:
             self._refuse(seat, answer.turn, awaiting)
             return
         awaiting.timer.cancel()
         seat.awaiting = None
         elapsed = now - awaiting.sent_at
-        self.metrics.decisions_total.inc()
-        self.metrics.decision_latency.observe(elapsed)
+        self._stats.decided(elapsed)
         runner = self.runner
         choice = answer.WhichOneof("choice")
         fault: Fault | None
@@ -377,21 +400,21 @@ class Match:
         elif awaiting is None:
             text = (f"an answer for turn {turn} arrived, but no decision is awaited from seat {seat.index} now "
                     f"(the match is on turn {self.runner.turn}); if it was late, the fallback action was played.")
-        elif turn < awaiting.turn:
-            text = (f"the answer for turn {turn} arrived late: the referee is waiting for turn {awaiting.turn} now "
+        elif turn < awaiting.number:
+            text = (f"the answer for turn {turn} arrived late: the referee is waiting for turn {awaiting.number} now "
                     "and played the fallback action for the earlier one.")
         else:
-            text = f"an answer for turn {turn} arrived, but the referee is waiting for turn {awaiting.turn}."
+            text = f"an answer for turn {turn} arrived, but the referee is waiting for turn {awaiting.number}."
         notice = pb.Notice(code=_code(grpc.StatusCode.FAILED_PRECONDITION), message=text)
         self._send(seat, notice=notice)
 
     def _deadline_passed(self, seat: Seat, turn: int) -> None:
         awaiting = seat.awaiting
-        if self.phase is not Phase.RUNNING or awaiting is None or awaiting.turn != turn:
+        if self.phase is not Phase.RUNNING or awaiting is None or awaiting.number != turn:
             return
         seat.awaiting = None
         elapsed = self._loop.time() - awaiting.sent_at
-        self.metrics.decisions_total.inc()
+        self._stats.decided(elapsed)
         if seat.outbox is None:
             kind = FaultKind.DISCONNECT
             reason = (f"disconnected and did not rejoin within the clock ({elapsed:.3f} s: the move limit plus "
@@ -403,7 +426,7 @@ class Match:
         self._progress()
 
     def _faulted(self, fault: Fault) -> None:
-        self.metrics.faults_total.labels(fault.kind.value).inc()
+        self._stats.faulted(fault.kind.value)
         log.info("fault", match_id=self.id, seat=fault.seat, turn=fault.turn, kind=fault.kind.value,
                  strike=fault.strike, forfeit=fault.forfeit, reason=fault.reason)
         seat = self.seats[fault.seat]
@@ -413,7 +436,9 @@ class Match:
         public = fault_message(fault, with_reason=False)
         for other in self.seats:
             if other is not seat:
-                other.events.append(pb.Event(turn=fault.turn, fault=public))
+                event = other.event()
+                event.turn = fault.turn
+                event.fault.CopyFrom(public)
         for watcher in self.watchers:
             watcher.put(pb.WatchEvent(fault=public))
 
@@ -424,32 +449,37 @@ class Match:
         first_turn = self._seen_decisions + 1
         self._seen_decisions = state.decisions
         moves = recent_moves(state, count)
+        visible = self._visible
         for offset, joint in enumerate(moves):
             turn = first_turn + offset
-            public = [public_move(state, seat, action) for seat, action in sorted(joint.items())]
-            for seat in self.seats:
-                seat.events.extend(pb.Event(turn=turn, move=m) for m in public if m.seat != seat.index)
+            for mover, action in joint.items():
+                text = visible(mover, action)
+                for seat in self.seats:
+                    if seat.index != mover:
+                        event = seat.event()
+                        event.turn = turn
+                        move = event.move
+                        move.seat = mover
+                        if text is None:
+                            move.hidden = True
+                        else:
+                            move.action = text
         if self.watchers:
             step = pb.PublicStep(decisions=state.decisions, public_view_json=json.dumps(state.public_view()))
             for joint in moves:
-                step.moves.extend(public_move(state, seat, action) for seat, action in sorted(joint.items()))
-            event = pb.WatchEvent(step=step)
+                step.moves.extend(public_move(visible, seat, action) for seat, action in sorted(joint.items()))
+            watch_event = pb.WatchEvent(step=step)
             for watcher in self.watchers:
-                watcher.put(event)
+                watcher.put(watch_event)
 
     # ----- sending -------------------------------------------------------------------------
     def _send(self, seat: Seat, **kind: Any) -> None:
-        """One message to a seat: its pending public events plus ``kind`` (if any)."""
+        """One message to a seat: its pending public events plus ``kind``."""
         if seat.outbox is None:
             return
-        message = pb.RefereeMessage(**kind)
-        self._send_raw(seat, message)
-
-    def _send_raw(self, seat: Seat, message: pb.RefereeMessage) -> None:
-        if seat.events:
-            message.events.extend(seat.events)
-            seat.events.clear()
-        assert seat.outbox is not None
+        message = seat.message()
+        for name, value in kind.items():
+            getattr(message, name).CopyFrom(value)
         seat.outbox.put(message)
 
     # ----- views -----------------------------------------------------------------------------
@@ -520,6 +550,7 @@ class Match:
         """The public steps from the start up to ``upto`` decisions, by re-playing the moves
         on a fresh state (the engines are deterministic), so nothing is stored per step."""
         state = make(self.game, self.players, self.seed, self.options)
+        visible = visibility.policy(state)
         moves = list(self.runner.state.iter_moves())[:upto]
         events = [pb.WatchEvent(step=pb.PublicStep(decisions=0, public_view_json=json.dumps(state.public_view())))]
         by_turn: dict[int, list[Fault]] = {}
@@ -530,7 +561,7 @@ class Match:
                 events.append(pb.WatchEvent(fault=fault_message(fault, with_reason=False)))
             state.apply(joint)
             step = pb.PublicStep(decisions=index, public_view_json=json.dumps(state.public_view()))
-            step.moves.extend(public_move(state, seat, action) for seat, action in sorted(joint.items()))
+            step.moves.extend(public_move(visible, seat, action) for seat, action in sorted(joint.items()))
             events.append(pb.WatchEvent(step=step))
         for fault in by_turn.get(upto + 1, []):
             events.append(pb.WatchEvent(fault=fault_message(fault, with_reason=False)))
@@ -547,8 +578,8 @@ def fault_message(fault: Fault, with_reason: bool) -> pb.Fault:
                     reason=fault.reason if with_reason else "", strike=fault.strike, forfeit=fault.forfeit)
 
 
-def public_move(state: State, seat: int, action: Any) -> pb.Move:
-    text = public_action(state, seat, action)
+def public_move(visible: Callable[[int, Any], str | None], seat: int, action: Any) -> pb.Move:
+    text = visible(seat, action)
     return pb.Move(seat=seat, action=text or "", hidden=text is None)
 
 

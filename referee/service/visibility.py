@@ -16,12 +16,30 @@ hidden information; the events add nothing hidden to it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from referee.games import State
 
 # Games whose every action is announced at the table (see the module docstring).
 PUBLIC_MOVES: frozenset[str] = frozenset()
+
+
+def _hidden(seat: int, action: Any) -> str | None:
+    return None
+
+
+def _shown(seat: int, action: Any) -> str | None:
+    return str(action)
+
+
+def policy(state: State) -> Callable[[int, Any], str | None]:
+    """The visibility rule for a state's moves, looked up once per match. A game's hook is
+    called on the state as it is after the move was applied."""
+    hook = getattr(state, "public_action", None)
+    if hook is not None:
+        return lambda seat, action: None if (text := hook(seat, action)) is None else str(text)
+    return _shown if state.game in PUBLIC_MOVES else _hidden
 
 
 def public_action(state: State, seat: int, action: Any) -> str | None:

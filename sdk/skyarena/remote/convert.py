@@ -291,13 +291,15 @@ def _build_action(cls: type, data: Mapping[str, Any]) -> Any:
 
 # ----- observations ----------------------------------------------------------------------
 
-def observation_to_proto(game: str, data: Mapping[str, Any], out: game_pb2.Observation | None = None
-                         ) -> game_pb2.Observation:
-    """The wire form of an engine observation: the game's typed message, or JSON text."""
+def observation_to_proto(game: str, data: Mapping[str, Any], out: game_pb2.Observation | None = None,
+                         wire: GameWire | None | bool = True) -> game_pb2.Observation:
+    """The wire form of an engine observation: the game's typed message, or JSON text.
+    ``wire`` may pass the game's GameWire (or None) when the caller already looked it up."""
     message = out if out is not None else game_pb2.Observation()
-    wire = wire_for(game)
-    if wire is None:
-        message.json = json.dumps(data, separators=(",", ":"), sort_keys=True)
+    if wire is True:
+        wire = wire_for(game)
+    if not isinstance(wire, GameWire):
+        message.json = json.dumps(data, separators=(",", ":"))
         return message
     if wire.observation_out is not None:
         data = wire.observation_out(data)

@@ -1,0 +1,409 @@
+"""Referee throughput and latency over loopback, beside a raw gRPC ping-pong of the same size.
+
+Everything runs as separate processes, as in production: the referee (``skyarena referee
+serve``), one process per seat playing with the SDK's remote runner logic (typed
+observation conversion, ``Bot.act``, answer encoding), and for the baseline a bare gRPC
+echo server with a client that sends messages of the referee's answer size and gets back
+messages of its turn-request size, on one bidirectional stream, strictly one at a time.
+
+The game is a dedicated two-seat alternating game with a trivial rule (``bench-alternate``)
+so the figures measure the referee and the protocol, not an engine (``bench/engines.py``
+does that); ``--game`` measures a real game too.
+
+- decisions_per_s: seat decisions answered per second in one match (strictly sequential:
+  one decision in flight, the same shape as the ping-pong);
+- p50_ms / p99_ms: the referee's turnaround per decision, from a bot sending its answer to
+  the next turn request arriving at a bot (two network hops plus the referee's work),
+  against the ping-pong's round trip from send to echo;
+- concurrent8_decisions_per_s: eight such matches at once in one referee (two bot
+  processes with eight seats each).
+
+    python bench/referee.py                 # table
+    python bench/referee.py --json          # {"decisions_per_s", "raw_pingpong_per_s", "ratio", ...}
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import secrets
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from referee.games import GameSpec, OptionSpec, Result, State  # noqa: E402
+from referee.games.core.rng import CounterRng  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGET_RATIO = 0.70
+TARGET_CONCURRENT8 = 2000.0
+
+
+# ----- the bench game ----------------------------------------------------------------------
+
+class AlternateState(State):
+    """Two seats take turns choosing "a" or "b" until ``decisions`` choices were made."""
+
+    game = "bench-alternate"
+    __slots__ = ("n", "last")
+
+    def __init__(self, players: int, seed: int, options: dict[str, Any]) -> None:
+        super().__init__(players, seed, options)
+        self.n = 0
+        self.last = ""
+
+    def to_move(self) -> tuple[int, ...]:
+        return () if self.n >= self.options["decisions"] else (self.n % 2,)
+
+    def legal_actions(self, seat: int) -> list[Any]:
+        return ["a", "b"] if self.n < self.options["decisions"] and seat == self.n % 2 else []
+
+    def _apply(self, actions: dict[int, Any]) -> None:
+        self.last = next(iter(actions.values()))
+        self.n += 1
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        return {"decision": self.n, "seat": seat, "last": self.last}
+
+    def public_view(self) -> dict[str, Any]:
+        return {"decision": self.n, "last": self.last}
+
+    def result(self) -> Result | None:
+        return Result.from_scores([0, 0], "done") if self.n >= self.options["decisions"] else None
+
+    def _copy_into(self, twin: State) -> None:
+        assert isinstance(twin, AlternateState)
+        twin.n = self.n
+        twin.last = self.last
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"n": self.n, "last": self.last}
+
+    def resample_hidden(self, seat: int, rng: CounterRng) -> State:
+        return self.clone()
+
+
+SPEC = GameSpec(
+    name="bench-alternate", title="Alternate (benchmark game)", version="1", min_players=2, max_players=2,
+    factory=AlternateState,
+    options=(OptionSpec("decisions", 2000, "Decisions in a match.", int, minimum=1, maximum=1_000_000),),
+    max_decisions=1_000_000,
+)
+
+
+# ----- roles (each runs in its own process) ------------------------------------------------
+
+async def role_seats(address: str, tokens: list[str]) -> dict[str, Any]:
+    """Play seats with the SDK's SeatSession; record when each request arrived and each
+    answer left (CLOCK_MONOTONIC is system-wide, so processes' stamps compare)."""
+    from grpc import aio
+
+    from skyarena.bot import Bot
+    from skyarena.remote.runner import SeatSession
+    from skyarena.v1 import referee_pb2 as pb
+    from skyarena.v1 import referee_pb2_grpc as pb_grpc
+
+    class FirstBot(Bot):
+        def act(self, observation: Any, legal_actions: Any) -> Any:
+            return 0
+
+    async def play(stub: Any, token: str) -> dict[str, Any]:
+        session = SeatSession(lambda game: FirstBot(), say=lambda text: None)
+        call = stub.Play()
+        await call.write(pb.BotMessage(join=pb.Join(token=token, client="bench")))
+        received: list[float] = []
+        sent: list[float] = []
+        sizes: list[tuple[int, int]] = []
+        clock = time.monotonic
+        while not session.finished:
+            message = await call.read()
+            now = clock()
+            if message is aio.EOF:
+                break
+            reply = session.handle(message)
+            if reply is not None:
+                received.append(now)
+                sent.append(clock())
+                await call.write(reply)
+                if len(sizes) < 50:
+                    sizes.append((message.ByteSize(), reply.ByteSize()))
+        await call.done_writing()
+        outcome = session.conclude()
+        return {"received": received, "sent": sent, "sizes": sizes, "match_id": outcome.match_id}
+
+    async with aio.insecure_channel(address) as channel:
+        stub = pb_grpc.RefereeStub(channel)
+        seats = await asyncio.gather(*(play(stub, t) for t in tokens))
+    return {"seats": list(seats)}
+
+
+async def role_echo_server(port_file: Path) -> None:
+    """A bare gRPC echo: every request is answered with a reply of the given size."""
+    import grpc
+    from grpc import aio
+
+    async def pingpong(requests: Any, context: Any) -> Any:
+        reply = b""
+        async for message in requests:
+            if not reply:
+                reply = b"x" * int(message[:12])
+            yield reply
+
+    handler = grpc.method_handlers_generic_handler("bench.Echo", {
+        "PingPong": grpc.stream_stream_rpc_method_handler(pingpong, request_deserializer=bytes,
+                                                          response_serializer=bytes)})
+    server = aio.server()
+    server.add_generic_rpc_handlers((handler,))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    port_file.write_text(str(port))
+    await server.wait_for_termination()
+
+
+async def role_echo_client(port: int, n: int, request_size: int, reply_size: int) -> dict[str, Any]:
+    from grpc import aio
+
+    async with aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+        call = channel.stream_stream("/bench.Echo/PingPong", request_serializer=bytes, response_deserializer=bytes)()
+        first = f"{reply_size:<12}".encode() + b"x" * max(0, request_size - 12)
+        payload = b"y" * request_size
+        await call.write(first)
+        await call.read()
+        for _ in range(200):  # warm-up
+            await call.write(payload)
+            await call.read()
+        rtts = []
+        clock = time.monotonic
+        start = clock()
+        for _ in range(n):
+            t0 = clock()
+            await call.write(payload)
+            await call.read()
+            rtts.append(clock() - t0)
+        elapsed = clock() - start
+        await call.done_writing()
+    return {"per_s": n / elapsed, "rtts": rtts}
+
+
+# ----- the orchestrator --------------------------------------------------------------------
+
+def _spawn(*args: str, **kwargs: Any) -> subprocess.Popen[str]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    env.update(kwargs.pop("env", {}))
+    return subprocess.Popen([sys.executable, *args], cwd=ROOT, env=env, text=True, **kwargs)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Referee:
+    def __init__(self) -> None:
+        self.token = secrets.token_urlsafe(24)
+        self.proc = _spawn("-m", "skyarena.cli_remote", "referee", "serve", "--listen", "127.0.0.1:0",
+                           "--register-game", "bench.referee:SPEC", "--log-level", "warning",
+                           "--max-matches", "10000", stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           env={"SKYARENA_SERVICE_TOKEN": self.token})
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        match = re.search(r"listening on ([\d.]+:\d+)", line)
+        if not match:
+            raise SystemExit(f"the referee did not start: {line!r}")
+        self.address = match.group(1)
+
+    def start_matches(self, game: str, count: int, options: dict[str, Any]) -> list[list[str]]:
+        import grpc
+
+        from skyarena.v1 import referee_pb2 as pb
+        from skyarena.v1 import referee_pb2_grpc as pb_grpc
+
+        with grpc.insecure_channel(self.address) as channel:
+            stub = pb_grpc.RefereeStub(channel)
+            out = []
+            for i in range(count):
+                response = stub.StartMatch(pb.StartMatchRequest(
+                    game=game, players=2, seed=i, options_json=json.dumps(options),
+                    time_control=pb.TimeControl(move_s=30, bank_s=60, first_move_s=60),
+                    seats=[pb.SeatSpec(name="bench")] * 2, join_timeout_s=120),
+                    metadata=(("authorization", f"Bearer {self.token}"),), timeout=10)
+                out.append([s.token for s in response.seats])
+            return out
+
+    def close(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(30)
+
+
+def run_seats(address: str, tokens_per_process: list[list[str]]) -> list[dict[str, Any]]:
+    """Seat processes (tokens per process); returns every seat's record."""
+    procs = [_spawn(__file__, "--role", "seats", "--address", address, "--tokens", ",".join(tokens),
+                    stdout=subprocess.PIPE) for tokens in tokens_per_process]
+    seats = []
+    for proc in procs:
+        out, _ = proc.communicate(timeout=600)
+        if proc.returncode != 0:
+            raise SystemExit("a bench seat process failed")
+        seats += json.loads(out)["seats"]
+    return seats
+
+
+def summarise(seats: list[dict[str, Any]]) -> dict[str, Any]:
+    by_match: dict[str, list[dict[str, Any]]] = {}
+    for seat in seats:
+        by_match.setdefault(seat["match_id"], []).append(seat)
+    turnarounds: list[float] = []
+    decisions = 0
+    starts, ends = [], []
+    for match_seats in by_match.values():
+        events = sorted((r, s) for seat in match_seats for r, s in zip(seat["received"], seat["sent"]))
+        decisions += len(events)
+        starts.append(events[0][0])
+        ends.append(events[-1][1])
+        turnarounds += [events[i + 1][0] - events[i][1] for i in range(len(events) - 1)]
+    elapsed = max(ends) - min(starts)
+    sizes = [size for seat in seats for size in seat["sizes"]]
+    return {
+        "decisions": decisions,
+        "decisions_per_s": decisions / elapsed,
+        "p50_ms": 1000 * _percentile(turnarounds, 0.50),
+        "p99_ms": 1000 * _percentile(turnarounds, 0.99),
+        "request_bytes": round(statistics.mean(s[0] for s in sizes)),
+        "answer_bytes": round(statistics.mean(s[1] for s in sizes)),
+    }
+
+
+def pingpong(n: int, request_size: int, reply_size: int) -> dict[str, Any]:
+    import tempfile
+
+    port_file = Path(tempfile.mkstemp(prefix="bench-echo-")[1])
+    port_file.write_text("")
+    server = _spawn(__file__, "--role", "echo-server", "--port-file", str(port_file))
+    try:
+        for _ in range(200):
+            if port_file.read_text().strip():
+                break
+            time.sleep(0.05)
+        client = _spawn(__file__, "--role", "echo-client", "--port", port_file.read_text().strip(), "--n", str(n),
+                        "--request-size", str(request_size), "--reply-size", str(reply_size),
+                        stdout=subprocess.PIPE)
+        out, _ = client.communicate(timeout=600)
+        data = json.loads(out)
+    finally:
+        server.terminate()
+        server.wait(30)
+        port_file.unlink(missing_ok=True)
+    rtts = data["rtts"]
+    return {"per_s": data["per_s"], "p50_ms": 1000 * _percentile(rtts, 0.5), "p99_ms": 1000 * _percentile(rtts, 0.99)}
+
+
+def measure(decisions: int, repeats: int, game: str | None) -> dict[str, Any]:
+    referee = Referee()
+    try:
+        # Warm the referee (imports, first-match costs) before measuring.
+        warm = referee.start_matches("bench-alternate", 1, {"decisions": 200})
+        run_seats(referee.address, [[warm[0][0]], [warm[0][1]]])
+        singles = []
+        for _ in range(repeats):
+            tokens = referee.start_matches("bench-alternate", 1, {"decisions": decisions})
+            singles.append(summarise(run_seats(referee.address, [[tokens[0][0]], [tokens[0][1]]])))
+        single = max(singles, key=lambda s: s["decisions_per_s"])
+        tokens = referee.start_matches("bench-alternate", 8, {"decisions": decisions})
+        concurrent = summarise(run_seats(referee.address, [[t[0] for t in tokens], [t[1] for t in tokens]]))
+        extra = None
+        if game:
+            tokens = referee.start_matches(game, 1, {})
+            extra = summarise(run_seats(referee.address, [[tokens[0][0]], [tokens[0][1]]]))
+    finally:
+        referee.close()
+    pings = [pingpong(decisions, single["answer_bytes"], single["request_bytes"]) for _ in range(repeats)]
+    ping = max(pings, key=lambda p: p["per_s"])
+    figures: dict[str, Any] = {
+        "decisions_per_s": round(single["decisions_per_s"], 1),
+        "raw_pingpong_per_s": round(ping["per_s"], 1),
+        "ratio": round(single["decisions_per_s"] / ping["per_s"], 3),
+        "p50_ms": round(single["p50_ms"], 3),
+        "p99_ms": round(single["p99_ms"], 3),
+        "concurrent8_decisions_per_s": round(concurrent["decisions_per_s"], 1),
+        "pingpong_p50_ms": round(ping["p50_ms"], 3),
+        "pingpong_p99_ms": round(ping["p99_ms"], 3),
+        "concurrent8_p50_ms": round(concurrent["p50_ms"], 3),
+        "concurrent8_p99_ms": round(concurrent["p99_ms"], 3),
+        "request_bytes": single["request_bytes"],
+        "answer_bytes": single["answer_bytes"],
+        "decisions_per_match": decisions,
+        "cpus": os.cpu_count(),
+    }
+    if extra is not None:
+        figures["game"] = {"name": game, **{k: round(v, 3) if isinstance(v, float) else v for k, v in extra.items()}}
+    figures["targets_met"] = figures["ratio"] >= TARGET_RATIO and \
+        figures["concurrent8_decisions_per_s"] >= TARGET_CONCURRENT8
+    return figures
+
+
+def print_table(f: dict[str, Any]) -> None:
+    rows = [
+        ("referee, 1 match", f"{f['decisions_per_s']:.0f}", f"{f['p50_ms']:.3f}", f"{f['p99_ms']:.3f}"),
+        ("raw gRPC ping-pong", f"{f['raw_pingpong_per_s']:.0f}", f"{f['pingpong_p50_ms']:.3f}",
+         f"{f['pingpong_p99_ms']:.3f}"),
+        ("referee, 8 matches", f"{f['concurrent8_decisions_per_s']:.0f}", f"{f['concurrent8_p50_ms']:.3f}",
+         f"{f['concurrent8_p99_ms']:.3f}"),
+    ]
+    if "game" in f:
+        g = f["game"]
+        rows.append((f"referee, {g['name']}", f"{g['decisions_per_s']:.0f}", f"{g['p50_ms']:.3f}",
+                     f"{g['p99_ms']:.3f}"))
+    print(f"{'':22} {'decisions/s':>12} {'p50 ms':>9} {'p99 ms':>9}")
+    for row in rows:
+        print(f"{row[0]:22} {row[1]:>12} {row[2]:>9} {row[3]:>9}")
+    print(f"ratio referee / ping-pong: {f['ratio']:.2f} (target {TARGET_RATIO:.2f}); 8 matches: "
+          f"{f['concurrent8_decisions_per_s']:.0f}/s (target {TARGET_CONCURRENT8:.0f}); messages "
+          f"{f['request_bytes']} B request, {f['answer_bytes']} B answer; {f['cpus']} CPUs")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--decisions", type=int, default=3000, help="decisions per measured match")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of the single-match and ping-pong figures "
+                        "(the best of each is kept)")
+    parser.add_argument("--game", help="also measure one match of this real game (house-free, first action)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--json-out", type=Path, help="also write the JSON here")
+    parser.add_argument("--role", choices=["seats", "echo-server", "echo-client"], help=argparse.SUPPRESS)
+    parser.add_argument("--address", help=argparse.SUPPRESS)
+    parser.add_argument("--tokens", help=argparse.SUPPRESS)
+    parser.add_argument("--port-file", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--n", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--request-size", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--reply-size", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.role == "seats":
+        print(json.dumps(asyncio.run(role_seats(args.address, args.tokens.split(",")))))
+        return
+    if args.role == "echo-server":
+        asyncio.run(role_echo_server(args.port_file))
+        return
+    if args.role == "echo-client":
+        print(json.dumps(asyncio.run(role_echo_client(args.port, args.n, args.request_size, args.reply_size))))
+        return
+    figures = measure(args.decisions, args.repeats, args.game)
+    if args.json_out:
+        args.json_out.parent.mkdir(parents=True, exist_ok=True)
+        args.json_out.write_text(json.dumps(figures, indent=2) + "\n")
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print_table(figures)
+
+
+if __name__ == "__main__":
+    main()
