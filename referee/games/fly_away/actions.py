@@ -112,7 +112,7 @@ def keep(cards: tuple[int, ...]) -> Keep:
 
 # ----- parsing ------------------------------------------------------------------------
 
-_TAKE = re.compile(r"take\s+([A-Za-z0-9+\s]+?)\s*@\s*([+-]?\d+)\s*,\s*([+-]?\d+)")
+_TAKE = re.compile(r"take\s+([A-Za-z0-9+\s]+?)\s*@\s*([+-]?\d+)\s*,\s*([+-]?\d+)", re.IGNORECASE)
 
 
 def _fail(text: str, why: str) -> IllegalAction:

@@ -201,7 +201,7 @@ def _action(value: Any) -> Action:
 SPECIES_COUNT = len(SPECIES)
 # Average points a scoring card of each type earned in heuristic self-play (README's
 # design note): the prior of the keep decision.
-TYPE_PRIOR = {"outside": 14.0, "center": 10.0, "top": 10.0, "bottom": 11.0}
+TYPE_PRIOR = {"outside": 31.0, "center": 18.5, "top": 18.5, "bottom": 26.0}
 SET_WEIGHT = 2.0       # per card toward two of each species (the 20-point set bonus)
 TEMPO = 1.0            # per card played: finishing first avoids penalty cards
 ABILITY_VALUE = {"swap": 2.0, "flip": 1.0, "double": 0.0, None: 0.0}
