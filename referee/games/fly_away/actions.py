@@ -82,28 +82,27 @@ GROUP_TEXT: tuple[str, ...] = tuple("+".join(SLOT_NAMES[s] for s in g.slots) for
 GROUP_BY_TEXT: dict[str, int] = {text: g for g, text in enumerate(GROUP_TEXT)}
 DONE = Done()
 
-# Take actions are made once and shared: legal_actions returns hundreds of them per turn.
-_TAKES: list[dict[tuple[int, int], Take]] = [{} for _ in GROUPS]
+class _Takes(dict[tuple[int, int], Take]):
+    """The Take actions of one display group by target cell, made on first use and shared:
+    legal_actions returns hundreds of them per turn."""
+
+    __slots__ = ("group",)
+
+    def __init__(self, group: int) -> None:
+        super().__init__()
+        self.group = group
+
+    def __missing__(self, cell: tuple[int, int]) -> Take:
+        action = self[cell] = Take(self.group, cell[0], cell[1])
+        return action
 
 
-def take(group: int, cell: tuple[int, int]) -> Take:
-    table = _TAKES[group]
-    action = table.get(cell)
-    if action is None:
-        action = table[cell] = Take(group, cell[0], cell[1])
-    return action
+_TAKES = [_Takes(g) for g in range(len(GROUPS))]
 
 
-def takes(group: int, cells: tuple[tuple[int, int], ...]) -> list[Take]:
-    table = _TAKES[group]
-    get = table.get
-    out = []
-    for cell in cells:
-        action = get(cell)
-        if action is None:
-            action = table[cell] = Take(group, cell[0], cell[1])
-        out.append(action)
-    return out
+def takes(group: int, cells: tuple[tuple[int, int], ...]) -> map[Take]:
+    """The Take actions of ``group`` to each of ``cells``, in that order."""
+    return map(_TAKES[group].__getitem__, cells)
 
 
 def keep(cards: tuple[int, ...]) -> Keep:

@@ -7,11 +7,10 @@ state's recorded chance helpers, so a partial setup is still a fair, replayable 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import OptionError
-from .data import PENALTIES, SCORING, SCORING_INDEX, SCORING_PILES, SCORING_TYPES, TYPE_OF, deck_for
+from .data import PENALTIES, SCORING_INDEX, SCORING_PILES, SCORING_TYPES, TYPE_OF, deck_for
 from .geometry import SLOT_COUNT, anchors_for, is_connected
 from .rules import EMPTY, FORMATION_SIZE, KEEP, PLAY, SWAPS, display_mask_of, start_abilities, take_penalty
 
@@ -234,7 +233,3 @@ def _deal_scoring(state: FlyAwayState, setup: dict[str, Any]) -> tuple[tuple[tup
                              + " or ".join(str(n) for n in sizes))
             kept[seat] = tuple(sorted((card(v, "'kept'") for v in ids), key=lambda c: TYPE_OF[c]))
     return dealt, tuple(kept)
-
-
-def scoring_ids(cards: Sequence[int]) -> list[str]:
-    return [SCORING[c].id for c in cards]

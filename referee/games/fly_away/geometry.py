@@ -209,10 +209,24 @@ ORIGIN: Cell = (0, 0)
 FIRST_POSITIONS: tuple[tuple[Cell, ...], ...] = tuple((ORIGIN,) for _ in SHAPES)
 
 
+_positions_cache: dict[Anchors, tuple[tuple[Cell, ...], ...]] = {}
+_POSITIONS_CACHE_SIZE = 20_000
+
+
 def positions(anchors: Anchors) -> tuple[tuple[Cell, ...], ...]:
     """For each shape, the personal cells where its origin may go (sorted): the new cards
     cover nothing, touch the formation and keep some anchor. ``anchors`` must not be
-    empty (use FIRST_POSITIONS for an empty formation)."""
+    empty (use FIRST_POSITIONS for an empty formation). Formations recur (every first
+    turn gives the same few), so answers are memoised, in a bounded table."""
+    hit = _positions_cache.get(anchors)
+    if hit is None:
+        if len(_positions_cache) >= _POSITIONS_CACHE_SIZE:
+            _positions_cache.clear()
+        hit = _positions_cache[anchors] = _positions(anchors)
+    return hit
+
+
+def _positions(anchors: Anchors) -> tuple[tuple[Cell, ...], ...]:
     found: list[set[Cell]] = [set() for _ in SHAPES]
     for ar, ac, occ in anchors:
         near = touching(occ) & ~occ

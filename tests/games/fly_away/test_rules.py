@@ -205,8 +205,8 @@ def test_late_players_keep_playing_until_complete_then_abilities_start() -> None
     play(state, "take T1 @2,3")                       # seat 1's last normal turn (seat 0 holds the lead)
     assert state.penalty_turns and state.to_move() == (1,) and state.penalties[1] == (-3,)
     play(state, "take T1 @2,4")
-    assert state.penalties[1] == (-3,)
-    assert state.observation(0)["phase"] in ("abilities", "over")
+    assert state.penalties[1] == (-3,), "a completed formation takes no more penalty cards"
+    assert state.observation(0)["phase"] == "abilities" and state.to_move() == (0, 1)
 
 
 def test_a_setup_at_the_lead_with_a_complete_formation_starts_with_a_penalty() -> None:
