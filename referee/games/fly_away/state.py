@@ -110,9 +110,9 @@ class FlyAwayState(State):
                     out += takes(g, cells)
             return out
         if phase == KEEP:
-            return list(self._keep_actions(seat)) if 0 <= seat < self.players else []
+            return self._keep_actions(seat) if 0 <= seat < self.players else []
         if phase == ABILITIES:
-            return list(ability_actions(self, seat)) if 0 <= seat < self.players else []
+            return ability_actions(self, seat) if 0 <= seat < self.players else []
         return []
 
     def is_legal(self, seat: int, action: Any) -> bool:

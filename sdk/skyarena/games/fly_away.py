@@ -218,10 +218,12 @@ class HeuristicBot(Bot):
         obs = observation if isinstance(observation, Observation) else Observation.from_json(observation)
         legal = [_action(a) for a in legal_actions]
         if obs.phase == "keep":
-            return self._keep(obs, legal)
-        if obs.phase == "play":
-            return self._play(obs, legal)
-        return self._ability(obs, legal)
+            choice = self._keep(obs, legal)
+        elif obs.phase == "play":
+            choice = self._play(obs, legal)
+        else:
+            choice = self._ability(obs, legal)
+        return legal.index(choice)   # an index suits every transport, whatever form the actions came in
 
     # keep: the prior of each card plus how well the cards agree where their areas overlap
     def _keep(self, obs: Observation, legal: list[Action]) -> Action:

@@ -75,7 +75,7 @@ def test_heuristic_uses_nicks_abilities_at_least_as_well_as_nick() -> None:
     bot.start(MatchInfo("fly-away", NICK, 3, {}, 1))
     while not state.is_over():
         legal = state.legal_actions(NICK)
-        state.apply({NICK: bot.act(Observation.from_json(state.observation(NICK)), legal)})
+        state.apply({NICK: legal[bot.act(Observation.from_json(state.observation(NICK)), legal)]})
     result = state.result()
     assert result is not None and result.scores[NICK] >= 51
 
@@ -89,8 +89,8 @@ def test_bots_accept_legal_actions_as_strings() -> None:
         for seat in state.to_move():
             texts = [str(a) for a in state.legal_actions(seat)]
             answer = bot.act(Observation.from_json(state.observation(seat)), texts)
-            joint[seat] = str(answer)
-            assert joint[seat] in texts
+            assert isinstance(answer, int) and 0 <= answer < len(texts)
+            joint[seat] = texts[answer]
         state.apply(joint)
 
 
