@@ -17,7 +17,7 @@ cannot be activated in the turn it was taken).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core import CounterRng, IllegalAction, OptionError, Result, State
@@ -85,7 +85,7 @@ def _shuffled(rng: CounterRng, items: list[int]) -> list[int]:
     return out
 
 
-def _codes(cards: list[int]) -> str:
+def _codes(cards: Sequence[int]) -> str:
     """Card codes as hex bytes (two digits per card, two's complement): see snapshot()."""
     return array("b", cards).tobytes().hex()
 
@@ -215,19 +215,18 @@ class SkyjoActionState(State):
         twin._pub = None
 
     def snapshot(self) -> dict[str, Any]:
-        """Card lists are written as hex strings of their card codes (one signed byte each,
-        see data.py): the snapshot is hashed after every checked step, and one string encodes
-        far faster than a list of ints."""
+        """Card lists are hex strings of their card codes (one signed byte each, see data.py)
+        and nested tuples their repr: the snapshot is hashed after every checked step, and a
+        few strings encode far faster than many small lists."""
         return {
             "round": self.round_no, "current": self.cur, "turn": self.turn_no, "round_start": self.round_start,
-            "cards": _codes([c for r in self.cards for c in r]), "up": list(self.up),
-            "known": array("H", self.known).tobytes().hex(),
-            "lock": list(self.lock), "held": [[list(slot) for slot in h] for h in self.held],
+            "cards": _codes([c for r in self.cards for c in r]), "up": array("H", self.up).tobytes().hex(),
+            "known": array("H", self.known).tobytes().hex(), "lock": _codes(self.lock), "held": repr(self.held),
             "deck": _codes(self.deck), "discard": _codes(self.discard), "action_deck": _codes(self.adeck),
-            "action_row": list(self.arow), "action_discard": _codes(self.adiscard), "ender": self.ender,
-            "finals": list(self.finals), "stack": repr(self.stack), "totals": list(self.totals),
-            "rounds": [list(r) for r in self.rounds], "last_grids": [list(g) for g in self.last_grids],
-            "over": self.over, "box": list(self.box),
+            "action_row": _codes(self.arow), "action_discard": _codes(self.adiscard), "ender": self.ender,
+            "finals": _codes(self.finals), "stack": repr(self.stack), "totals": list(self.totals),
+            "rounds": repr(self.rounds), "last_grids": repr(self.last_grids), "over": self.over,
+            "box": _codes(self.box),
         }
 
     def resample_hidden(self, seat: int, rng: CounterRng) -> State:
@@ -302,6 +301,7 @@ class SkyjoActionState(State):
             "decision": DECISION_NAMES[top[0]] if top else None,
             "pending": self._pending(top) if top else {},
             "areas": self._areas(viewer),
+            "fresh": [taken == self.turn_no for _, _, taken in self.held[viewer]] if viewer >= 0 else [],
             "deck": len(self.deck),
             "discard": card_json(self.discard[-1]) if self.discard else None,
             "discard_size": len(self.discard),
@@ -316,30 +316,22 @@ class SkyjoActionState(State):
 
     def _areas(self, viewer: int) -> list[dict[str, Any]]:
         """Every play area as ``viewer`` sees it. The public form of each area is built once
-        per position and copied; only the viewer's own area and areas where it has looked at
-        face-down cards are built for it."""
+        per position and shared by the seats' observations (treat observations as
+        read-only); only the viewer's own area and areas where it has looked at face-down
+        cards are built for it."""
         public = self._pub
         if public is None:
             public = self._pub = [self._area(o, -1) for o in range(self.players)]
+        if viewer < 0:
+            return list(public)
         players = self.players
         known = self.known
         up = self.up
-        out = []
-        for o, area in enumerate(public):
-            mine = {"cards": area["cards"], "face_up": area["face_up"][:], "lock": area["lock"],
-                    "held": area["held"], "fresh": area["fresh"][:], "total": area["total"]}
-            seen = known[viewer * players + o] & ~up[o] if viewer >= 0 else 0
-            if seen:
-                visible = up[o] | seen
-                cj = CARD_JSON
-                mine["cards"] = [cj[c] if (visible >> p) & 1 else None for p, c in enumerate(self.cards[o])]
-            else:
-                mine["cards"] = mine["cards"][:]
-            if o == viewer:
-                mine["held"] = [TYPE_NAMES[t] for t, _, _ in self.held[o]]
-            else:
-                mine["held"] = mine["held"][:]
-            out.append(mine)
+        out = list(public)
+        base = viewer * players
+        for o in range(players):
+            if o == viewer or known[base + o] & ~up[o]:
+                out[o] = self._area(o, viewer)
         return out
 
     def _area(self, o: int, viewer: int) -> dict[str, Any]:
@@ -347,13 +339,11 @@ class SkyjoActionState(State):
         up = self.up[o]
         visible = up | self.known[viewer * self.players + o] if viewer >= 0 else up
         cj = CARD_JSON
-        hand = self.held[o]
         return {
             "cards": [cj[c] if (visible >> p) & 1 else None for p, c in enumerate(row)],
             "face_up": [None if c == EMPTY else (up >> p) & 1 == 1 for p, c in enumerate(row)],
             "lock": LOCK_NAMES[self.lock[o]],
-            "held": [TYPE_NAMES[t] if public or o == viewer else None for t, public, _ in hand],
-            "fresh": [taken == self.turn_no for _, _, taken in hand],
+            "held": [TYPE_NAMES[t] if public or o == viewer else None for t, public, _ in self.held[o]],
             "total": self.totals[o],
         }
 
