@@ -5,8 +5,9 @@ legal list stays small. Notation, one action per line (seats are 0-based, positi
 column letter and a row number, ``A1`` top-left; lines are ``row 1``..``row 3`` and
 ``col A``..``col D``; cards are ``-2``..``12`` and ``*`` for a star)::
 
-    draw | take-discard | take-action | activate      the turn's choice (the rulebook's three
-                                  options, the first split by pile)
+    draw | take-discard <pos> | take-action | activate    the turn's choice: the rulebook's
+                                  three options, the first split by pile (the top card of the
+                                  discard pile is exchanged with the card at <pos> at once)
     take deck | take <type>       take-action: the top card of the action deck, or that card
                                   from the action row
     play <type> | drop <type>     activate: play a held action card, or discard it without effect
@@ -74,7 +75,7 @@ def _word(verb: str) -> Move:
 
 
 DRAW = _word("draw")
-TAKE_DISCARD = _word("take-discard")
+TAKE_DISCARD = tuple(_mk("take-discard", -1, code, f"take-discard {pos_text(code)}") for code in range(12))
 DISCARD = _word("discard")
 HOLD = _word("hold")
 DEFEND = _word("defend")
@@ -116,7 +117,7 @@ STEAL_HIDDEN = tuple(_mk("steal", s, NONE, f"steal {s} hidden") for s in range(M
 POS, SEAT, TYPE, CARD, LINE = "<pos>", "<seat>", "<type>", "<card>", "<line>"
 GRAMMAR: dict[str, tuple[tuple[str, ...], ...]] = {
     "draw": ((),),
-    "take-discard": ((),),
+    "take-discard": ((POS,),),
     "take-action": ((),),
     "activate": ((),),
     "take": (("deck",), (TYPE,)),

@@ -160,6 +160,7 @@ class Config:
     codes: tuple[int, ...] = ()
     index_of_code: dict[int, int] = field(default_factory=dict)
     place: tuple[A.Move, ...] = ()
+    take_discard: tuple[A.Move, ...] = ()
     reveal: tuple[A.Move, ...] = ()
     pick: tuple[tuple[A.Move, ...], ...] = ()
     remove: tuple[tuple[A.Move, ...], ...] = ()
@@ -184,7 +185,8 @@ class Config:
             size=layout.size, reveals=1 if large else 2,
             row_mode=bool(types) and not single, defense=6 in types, lines=lines, codes=codes,
             index_of_code={c: i for i, c in enumerate(codes)},
-            place=tuple(A.PLACE[c] for c in codes), reveal=tuple(A.REVEAL[c] for c in codes),
+            place=tuple(A.PLACE[c] for c in codes), take_discard=tuple(A.TAKE_DISCARD[c] for c in codes),
+            reveal=tuple(A.REVEAL[c] for c in codes),
             pick=tuple(tuple(A.PICK[s][c] for c in codes) for s in range(players)),
             remove=tuple(tuple(A.REMOVE[s][c] for c in codes) for s in range(players)),
             look=tuple(tuple((line, A.LOOK[s][line.code]) for line in lines) for s in range(players)),

@@ -900,7 +900,8 @@ class SkyjoActionState(State):
         if self.deck or len(self.discard) > 1:
             out.append(A.DRAW)
         if self.discard:
-            out.append(A.TAKE_DISCARD)
+            take = self.cfg.take_discard
+            out += [take[p] for p, c in enumerate(self.cards[s]) if c != EMPTY]
         if self.cfg.row_mode and (self.adeck or self.adiscard or max(self.arow) >= 0):
             out.append(A.TAKE_ACTION)
         if self.ender < 0:
@@ -1017,8 +1018,9 @@ class SkyjoActionState(State):
         s = f[1]
         if m is A.DRAW:
             self.stack[-1] = ("draw", s)
-        elif m is A.TAKE_DISCARD:
-            self.stack[-1] = ("place", s, self.discard.pop())
+        elif m.verb == "take-discard":
+            self.stack.pop()
+            self._place(s, self.cfg.index_of_code[m.arg], self.discard.pop())
         elif m is A.TAKE_ACTION:
             self.stack[-1] = ("takeact", s)
         else:

@@ -1,7 +1,8 @@
 """Skyjo Action for bot authors: the typed observation and the house bots.
 
 Actions are strings in the game's notation (see referee/games/skyjo_action/README.md):
-``"draw"``, ``"keep"``, ``"place B2"``, ``"reveal A3"``, ``"activate"``, ``"play meteor"``,
+``"draw"``, ``"keep"``, ``"place B2"``, ``"take-discard C1"``, ``"reveal A3"``, ``"activate"``,
+``"play meteor"``,
 ``"between 0 2"``, ``"pick 2 C1"``, ``"remove 1 held hidden"``, ``"defend"``...
 Positions are a column letter and a row number (``A1`` top-left); ``Area.cards`` lists a
 play area row by row, so position ``B2`` of a 4-column grid is ``cards[5]``
@@ -218,10 +219,11 @@ class HeuristicBot(Bot):
         if "activate" in legal and self._playable(obs):
             return "activate"
         top = obs.discard
-        if "take-discard" in legal and top is not None:
-            gain, _ = self._best_place(obs, top)
-            if gain >= 3 or top == "*":
-                return "take-discard"
+        if top is not None:
+            gain, index = self._best_place(obs, top)
+            take = f"take-discard {position_of(index, obs.cols)}" if index >= 0 else ""
+            if take in legal and (gain >= 3 or (top == "*" and gain > 0) or "draw" not in legal):
+                return take
         return "draw" if "draw" in legal else legal[0]
 
     def _playable(self, obs: Observation) -> bool:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from referee.games.skyjo_action.data import TYPE_INDEX
 
-from .helpers import FILLER, face_up, fixed, grid, legal, mover, play
+from .helpers import FILLER, all_up, face_up, fixed, grid, legal, mover, play
 
 T = TYPE_INDEX
 
 
 def test_turn_offers_the_three_options() -> None:
     state = fixed(2, setup={"held": [["look"], []]})
-    assert legal(state) == ["draw", "take-discard", "take-action", "activate"]
+    options = legal(state)
+    assert options[0] == "draw" and options[-2:] == ["take-action", "activate"]
+    assert options[1:-2] == [f"take-discard {p}" for p in all_up()]
     assert state.observation(0)["decision"] == "turn"
 
 
@@ -44,13 +46,11 @@ def test_keep_a_drawn_card_over_a_face_up_card() -> None:
     assert grid(state, 0)[11] == 1 and state.discard[-1] == 12
 
 
-def test_take_discard_must_be_placed() -> None:
+def test_take_discard_exchanges_the_top_card_with_a_card_of_the_grid() -> None:
     state = fixed(2, discard="4 -1")
-    play(state, "take-discard")
-    assert state.observation(0)["pending"] == {"card": -1}
-    assert all(a.startswith("place ") for a in legal(state))
-    play(state, "place A1")
-    assert grid(state, 0)[0] == -1 and state.discard == [4, 1]
+    play(state, "take-discard A1")
+    assert grid(state, 0)[0] == -1 and face_up(state, 0)[0] and state.discard == [4, 1]
+    assert mover(state) == 1
 
 
 def test_take_action_from_the_row_restocks_it_and_everyone_sees_it() -> None:
@@ -107,7 +107,7 @@ def test_no_action_card_may_be_played_once_the_round_end_is_triggered() -> None:
     play(state, "draw", "keep", "place D3")       # seat 1 turns its last card over
     assert state.ender == 1 and mover(state) == 0
     assert "activate" not in legal(state)
-    assert legal(state) == ["draw", "take-discard", "take-action"]
+    assert "activate" not in legal(state) and "take-action" in legal(state)
 
 
 def test_take_discard_after_a_reshuffled_main_deck() -> None:
