@@ -189,19 +189,28 @@ def parse_move(text: str) -> Move:
     if verb not in GRAMMAR:
         raise MalformedAction(
             f"skyjo-action: {text!r}: unknown verb {verb!r}; the verbs are " + ", ".join(GRAMMAR) + ".")
-    best = ""
+    # Each form of the verb fails at some token: report what the forms that got furthest
+    # expected there.
+    failures: list[tuple[int, str, str]] = []
     for form in GRAMMAR[verb]:
         i = 0
         for element in form:
             took = _token_ok(element, rest, i)
             if not took:
                 got = " ".join(rest[i:i + 2]) if element == LINE else (rest[i] if i < len(rest) else "nothing")
-                best = best or f"expected {_EXPLAIN.get(element, repr(element))}, got {got!r}"
+                failures.append((i, _EXPLAIN.get(element, repr(element)), got))
                 break
             i += took
         else:
             if i < len(rest):
-                best = best or f"unexpected {' '.join(rest[i:])!r} at the end"
-            elif verb == "between":
-                best = "list the lower seat first, and two different seats (e.g. 'between 0 2')"
+                failures.append((i, "nothing more", " ".join(rest[i:])))
+            else:
+                failures.append((i + 1, "", ""))      # complete: only 'between' with bad seats gets here
+    furthest = max(f[0] for f in failures)
+    wanted = [f for f in failures if f[0] == furthest]
+    if not wanted[0][1]:
+        best = "list the lower seat first, and two different seats (e.g. 'between 0 2')"
+    else:
+        expected = " or ".join(dict.fromkeys(f[1] for f in wanted))
+        best = f"expected {expected}, got {wanted[0][2]!r}"
     raise MalformedAction(f"skyjo-action: {text!r} is not valid notation: {best}. Form: {usage(verb)}.")

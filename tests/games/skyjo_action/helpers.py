@@ -26,6 +26,8 @@ def fixed(players: int = 2, grids: list[str] | None = None, reveal: list[list[st
     setup.setdefault("reveal", reveal or [[] for _ in range(players)])
     setup.setdefault("discard", cards(discard))
     setup.setdefault("first", 0)
+    if setup["discard"] is None:
+        del setup["discard"]               # turned over from the deck
     if setup["first"] is None:
         del setup["first"]                 # the opening rule decides
     if deck is not None:
