@@ -85,7 +85,7 @@ class SkybirdsState(State):
         "hands", "sizes", "box", "tokens", "plus1", "frac", "fracs_taken", "phase", "movers", "turn",
         "lead", "first", "size", "pm", "pv", "last_player", "passes", "table", "prev_table", "out",
         "played", "campaign", "armistice", "pending", "queue", "takes", "trade", "pre_used", "known",
-        "garros", "deals", "dealt", "reason", "final_order", "_cache", "_view", "_snap",
+        "garros", "deals", "dealt", "reason", "final_order", "_cache", "_view", "_snap", "_shared",
     )
 
     def __init__(self, players: int, seed: int, options: dict[str, Any]) -> None:
@@ -115,6 +115,7 @@ class SkybirdsState(State):
         self._cache: dict[int, list[Any]] | None = None
         self._view: dict[str, Any] | None = None
         self._snap: dict[str, Any] | None = None
+        self._shared = False  # tokens and known are shared with a clone: copy before writing
         self._start_campaign()
 
     # ----- flow -------------------------------------------------------------------------
@@ -202,12 +203,14 @@ class SkybirdsState(State):
             played[c] += 1
         self.sizes[seat] -= len(cards)
         if self.known is not None:
+            self._own()
             for bounds in self.known:
                 mine = bounds[seat]
                 for c in cards:
                     if mine[c]:
                         mine[c] -= 1
         if play.tokens:
+            self._own()
             for name in play.tokens:
                 use_token(self.tokens[seat], name)
         self.table.append((seat, play))
@@ -272,6 +275,7 @@ class SkybirdsState(State):
         if name == PLUS_ONE:
             self.plus1[seat] += 1
         else:
+            self._own()
             self.tokens[seat][INDEX[name]] = FACE_UP
             if INDEX[name] == TIEBREAKER:
                 self._take_fraction(seat)
@@ -322,6 +326,7 @@ class SkybirdsState(State):
     def _learn_trade(self, user: int, target: int, gave: tuple[int, ...], got: tuple[int, ...]) -> None:
         """What each seat now knows of the others' hands (lower bounds per value)."""
         players = self.players
+        self._own()
         if self.known is None:
             self.known = [[[0] * 11 for _ in range(players)] for _ in range(players)]
             if not self.played[0]:
@@ -343,6 +348,14 @@ class SkybirdsState(State):
                 else:  # a bystander: it does not know which cards left
                     for v in range(11):
                         bounds[v] = max(0, bounds[v] - len(lost))
+
+    def _own(self) -> None:
+        """Copy-on-write of the two fields clones share (they change far less than hands)."""
+        if self._shared:
+            self.tokens = [t[:] for t in self.tokens]
+            if self.known is not None:
+                self.known = [[b[:] for b in row] for row in self.known]
+            self._shared = False
 
     # ----- the contract ---------------------------------------------------------------------
     def to_move(self) -> tuple[int, ...]:
@@ -456,6 +469,7 @@ class SkybirdsState(State):
         for c in got:
             hands[target][c] -= 1
             hands[user][c] += 1
+        self._own()
         use_token(self.tokens[user], token)
         self.pre_used[user] = self.pre_used[user] + (token,)
         self._learn_trade(user, target, gave, got)
@@ -464,19 +478,9 @@ class SkybirdsState(State):
 
     # ----- views --------------------------------------------------------------------------
     @staticmethod
-    def _record(seat: int, play: Play | None) -> dict[str, Any]:
-        """A play as the views show it (memoised: views are built often, plays repeat)."""
-        key = (seat, play)
-        record = _RECORDS.get(key)
-        if record is None:
-            if play is None:
-                record = {"seat": seat, "action": "pass"}
-            else:
-                record = {"seat": seat, "action": str(play), "value": play.value, "medallions": play.medals}
-            if len(_RECORDS) > 100_000:
-                _RECORDS.clear()
-            _RECORDS[key] = record
-        return record
+    def _beaten(seat: int, play: Play) -> dict[str, Any]:
+        """The squadron to beat, with what comparing needs spelled out."""
+        return {"seat": seat, "action": str(play), "size": play.size, "value": play.value, "medallions": play.medals}
 
     def vp(self, seat: int) -> float:
         return victory_points(self.tokens[seat], self.plus1[seat], self.frac[seat])
@@ -496,7 +500,7 @@ class SkybirdsState(State):
 
     def _public(self) -> dict[str, Any]:
         table = self.table
-        last = next((r for r in reversed(table) if r[1] is not None), None)
+        last = next(((s, p) for s, p in reversed(table) if p is not None), None)
         return {
             "players": self.players,
             "phase": PHASES[self.phase],
@@ -510,11 +514,11 @@ class SkybirdsState(State):
             "dogfight": {
                 "leader": table[0][0] if table else self.turn,
                 "size": self.size,
-                "plays": [self._record(s, p) for s, p in table],
-                "to_beat": self._record(*last) if last else None,
+                "plays": [[s, str(p) if p else "pass"] for s, p in table],
+                "to_beat": self._beaten(*last) if last else None,
                 "passes": self.passes if table else 0,
             },
-            "previous_dogfight": [self._record(s, p) for s, p in self.prev_table],
+            "previous_dogfight": [[s, str(p) if p else "pass"] for s, p in self.prev_table],
             "played": list(self.played),
             "finished": list(self.out),
             "aerodromes": [self._aerodrome(s) for s in range(self.players)],
@@ -574,7 +578,7 @@ class SkybirdsState(State):
         twin.hands = [h[:] for h in self.hands]
         twin.sizes = self.sizes[:]
         twin.box = self.box
-        twin.tokens = [t[:] for t in self.tokens]
+        twin.tokens = self.tokens  # copy-on-write, with known: see _own()
         twin.plus1 = self.plus1[:]
         twin.frac = self.frac[:]
         twin.fracs_taken = self.fracs_taken
@@ -599,7 +603,8 @@ class SkybirdsState(State):
         twin.takes = self.takes[:]
         twin.trade = self.trade
         twin.pre_used = self.pre_used[:]
-        twin.known = None if self.known is None else [[b[:] for b in row] for row in self.known]
+        twin.known = self.known
+        twin._shared = self._shared = True
         twin.garros = self.garros
         twin.deals = self.deals
         twin.dealt = self.dealt
@@ -649,6 +654,22 @@ class SkybirdsState(State):
         hands = self.hands
         others = [s for s in range(players) if s != seat]
         pending = self.pending if self.phase == WILD and self.turn != seat else None
+        if pending is None and self.known is None and (self.played[0] or self.garros == seat):
+            # Nothing known of the other hands (the common case): one shuffle of all unseen cards.
+            pool: list[int] = []
+            for s in others:
+                pool += _cards(hands[s])
+            pool += _cards(self.box)
+            drawn = rng.shuffled(pool)
+            pos = 0
+            for s in others:
+                size = self.sizes[s]
+                twin.hands[s] = _counts(drawn[pos:pos + size])
+                pos += size
+            twin.box = _counts(drawn[pos:])
+            twin._cache = None
+            twin._snap = None
+            return twin
         if self.known is None and (self.played[0] or self.garros == seat):
             fixed = {s: [0] * 11 for s in others}  # nothing known of the other hands
         else:
@@ -660,7 +681,7 @@ class SkybirdsState(State):
         for attempt in range(60):
             if attempt == 59 and pending is not None:
                 fixed[self.turn] = list(hands[self.turn])  # give up redrawing the mover
-            pool: list[int] = []
+            pool = []
             free = []
             for s in others:
                 pool.extend(_cards([h - f for h, f in zip(hands[s], fixed[s])]))
@@ -683,6 +704,7 @@ class SkybirdsState(State):
             if pending is None or wild_options(twin.hands[self.turn], pending):
                 break
         if twin.known is not None:
+            twin._own()
             for obs in others:
                 for holder in range(players):
                     row = twin.known[obs][holder]
@@ -694,4 +716,3 @@ class SkybirdsState(State):
         return twin
 
 
-_RECORDS: dict[tuple[int, Play | None], dict[str, Any]] = {}

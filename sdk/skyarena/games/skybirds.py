@@ -28,25 +28,37 @@ def parse(action: Any) -> Any:
 
 
 @dataclass(frozen=True)
-class PlayRecord:
-    """One move of a dogfight."""
+class Move:
+    """One move of a dogfight: who, and its notation (``"pass"`` for a pass)."""
 
     seat: int = 0
-    """Who moved."""
     action: str = ""
-    """Its notation (``"pass"`` for a pass)."""
-    cards: list[int] = field(default_factory=list)
-    """Printed values of the cards played (0 = Garros); wild cards at their printed value."""
-    tokens: list[str] = field(default_factory=list)
-    """Dogfight tokens used with it."""
-    value: int = 0
-    """The squadron's value (declared, or the lowest of a run)."""
-    medallions: int = 0
-    """Its medallions: printed (9s, the 10) plus tokens (A1 +1, D1 +2)."""
 
     @property
     def passed(self) -> bool:
         return self.action == "pass"
+
+    @property
+    def play(self) -> Play | None:
+        """The squadron as the engine's value (``size``, ``value``, ``medals``, ``tokens``,
+        ``naturals``, ``wilds``), or None for a pass."""
+        return None if self.action == "pass" else parse(self.action)
+
+
+@dataclass(frozen=True)
+class Squadron:
+    """The squadron to beat."""
+
+    seat: int = 0
+    """Who played it."""
+    action: str = ""
+    """Its notation."""
+    size: int = 0
+    """Its number of cards."""
+    value: int = 0
+    """Its value (declared, or the lowest of a run)."""
+    medallions: int = 0
+    """Its medallions: printed on natural 9s and the 10, plus A1 (+1) and D1 (+2)."""
 
 
 @dataclass(frozen=True)
@@ -57,9 +69,9 @@ class Dogfight:
     """The seat that led it (or leads it now)."""
     size: int = 0
     """Squadron size set by the lead; 0 while the lead is still to be played."""
-    plays: list[PlayRecord] = field(default_factory=list)
-    """Every play and pass so far, in order."""
-    to_beat: PlayRecord | None = None
+    plays: list[Move] = field(default_factory=list)
+    """Every play and pass so far, in order (as ``[seat, action]`` on the wire)."""
+    to_beat: Squadron | None = None
     """The last squadron played (what a squadron must beat), or None."""
     passes: int = 0
     """Consecutive passes since that squadron."""
@@ -123,7 +135,7 @@ class Observation(BaseObservation):
     """The seat dealt Roland Garros this campaign (it announces it)."""
     dogfight: Dogfight = field(default_factory=Dogfight)
     """The dogfight in progress."""
-    previous_dogfight: list[PlayRecord] = field(default_factory=list)
+    previous_dogfight: list[Move] = field(default_factory=list)
     """The moves of the last finished dogfight of this campaign."""
     played: list[int] = field(default_factory=list)
     """Cards played so far this campaign, count per value (index 0 = Garros)."""
@@ -166,10 +178,10 @@ class Observation(BaseObservation):
         if "dogfight" in data:
             d = data["dogfight"]
             kwargs["dogfight"] = Dogfight(
-                leader=d["leader"], size=d["size"], plays=[PlayRecord(**p) for p in d["plays"]],
-                to_beat=PlayRecord(**d["to_beat"]) if d["to_beat"] else None, passes=d["passes"])
+                leader=d["leader"], size=d["size"], plays=[Move(*p) for p in d["plays"]],
+                to_beat=Squadron(**d["to_beat"]) if d["to_beat"] else None, passes=d["passes"])
         if "previous_dogfight" in data:
-            kwargs["previous_dogfight"] = [PlayRecord(**p) for p in data["previous_dogfight"]]
+            kwargs["previous_dogfight"] = [Move(*p) for p in data["previous_dogfight"]]
         if "aerodromes" in data:
             kwargs["aerodromes"] = [Aerodrome(**a) for a in data["aerodromes"]]
         if data.get("trade"):
@@ -295,5 +307,5 @@ class HeuristicBot(Bot):
 
 HOUSE_BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
 
-__all__ = ["Aerodrome", "Dogfight", "HOUSE_BOTS", "HeuristicBot", "Observation", "PlayRecord", "PreUse",
+__all__ = ["Aerodrome", "Dogfight", "HOUSE_BOTS", "HeuristicBot", "Move", "Observation", "PreUse", "Squadron",
            "TradeInfo", "parse"]

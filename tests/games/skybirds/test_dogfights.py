@@ -11,7 +11,7 @@ def test_garros_alone_wins_at_once_and_his_player_leads_again() -> None:
     assert turn(state) == 0
     obs = state.observation(0)
     assert obs["dogfight"]["plays"] == [] and obs["dogfight"]["size"] == 0
-    assert [p["action"] for p in obs["previous_dogfight"]] == ["G"]
+    assert obs["previous_dogfight"] == [[0, "G"]]
     assert legal(state) == ["2", "7"], "a new dogfight of any size, and no pass for the leader"
 
 
@@ -25,7 +25,7 @@ def test_garros_joins_a_squadron_at_its_value_rulebook_examples() -> None:
     play(state, "G 2 2")
     dogfight = state.observation(1)["dogfight"]
     assert dogfight["size"] == 3
-    assert dogfight["to_beat"] == {"seat": 0, "action": "G 2 2", "value": 2, "medallions": 0}
+    assert dogfight["to_beat"] == {"seat": 0, "action": "G 2 2", "size": 3, "value": 2, "medallions": 0}
 
 
 def test_the_leader_sets_the_size_and_fives_cannot_follow_fives() -> None:

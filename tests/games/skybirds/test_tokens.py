@@ -57,8 +57,13 @@ def test_one_of_two_prerequisites_is_enough_example() -> None:
 
 
 def test_only_the_immediate_prerequisite_counts_example() -> None:
-    """Token B held, token A returned to the mat: C can still be taken."""
+    """Once B is held, A may be used up (returned to the mat) and C can still be taken."""
     assert "take C1" in first_place_options({"B1": "up"})
+    state = game([[0, 1, 5], [6, 2]], aerodromes=[{"A1": "flipped", "B1": "up"}])
+    play(state, "G", "5 A1")  # the second use of A1 returns it to the Aerodrome
+    assert reserve(state, 0) == {"B1": "up"}
+    play(state, "pass", "1")
+    assert "take C1" in legal(state) and "take A1" in legal(state)
 
 
 def test_a_returned_prerequisite_blocks_the_next_token_example() -> None:
@@ -118,7 +123,7 @@ def test_d1_two_medallions_beat_the_red_baron() -> None:
     play(state, "G", "10")
     assert legal(state) == ["pass", "3 D1", "4 D1"]
     play(state, "3 D1")
-    assert state.observation(0)["dogfight"]["to_beat"] == {"seat": 1, "action": "3 D1", "value": 3,
+    assert state.observation(0)["dogfight"]["to_beat"] == {"seat": 1, "action": "3 D1", "size": 1, "value": 3,
                                                             "medallions": 2}
 
 
@@ -135,7 +140,7 @@ def test_a3_one_card_is_wild_and_its_value_declared() -> None:
     play(state, "wild 7")
     assert state.hands[1][7] == 0 and state.hands[1][5] == 0 and state.sizes[1] == 2
     record = state.observation(0)["dogfight"]["to_beat"]
-    assert record == {"seat": 1, "action": "5 5 *7 A3 =5", "value": 5, "medallions": 0}
+    assert record == {"seat": 1, "action": "5 5 *7 A3 =5", "size": 3, "value": 5, "medallions": 0}
 
 
 def test_a3_a_single_wild_card_may_be_any_value() -> None:
@@ -158,7 +163,7 @@ def test_a_wild_card_brings_no_medallion() -> None:
     play(state, "6 * A3 =6")
     assert legal(state) == ["wild 3", "wild 10"]
     play(state, "wild 10")
-    assert state.observation(0)["dogfight"]["to_beat"] == {"seat": 1, "action": "6 *10 A3 =6", "value": 6,
+    assert state.observation(0)["dogfight"]["to_beat"] == {"seat": 1, "action": "6 *10 A3 =6", "size": 2, "value": 6,
                                                             "medallions": 0}
 
 
@@ -227,8 +232,8 @@ def test_garros_never_joins_a_run_but_joins_a_wild_squadron_at_its_declared_valu
     assert "G 8" in options and "G * A3 =8" in options, "the real 8, or another card as an 8"
     assert "G * A3 =7" in options and "G 3 * A3 =3" in options
     play(state, "G * A3 =7", "wild 3")
-    assert state.observation(1)["dogfight"]["to_beat"] == {"seat": 0, "action": "G *3 A3 =7", "value": 7,
-                                                            "medallions": 0}
+    assert state.observation(1)["dogfight"]["to_beat"] == {"seat": 0, "action": "G *3 A3 =7", "size": 2,
+                                                            "value": 7, "medallions": 0}
 
 
 def test_the_same_token_cannot_be_used_twice_in_a_turn() -> None:
