@@ -44,6 +44,9 @@ from .logs import log
 from .metrics import Metrics
 from .tokens import SeatTokens
 
+# The message class called with plain dicts (the runtime accepts them; the stubs do not).
+_REFEREE_MESSAGE: Any = pb.RefereeMessage
+
 MATCH_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 DEFAULT_TIME_CONTROL = TimeControl(move_s=1.0, bank_s=10.0, first_move_s=5.0)
 
@@ -151,19 +154,22 @@ class Seat:
     outbox: Outbox | None = None
     client: str = ""
     awaiting: Awaiting | None = None
-    # The next message to this seat, holding the public events gathered since the last one.
-    pending: pb.RefereeMessage | None = None
+    # Public events gathered since the last message to this seat, as constructor arguments
+    # (the whole message is then built in one call into the protobuf runtime).
+    events: list[dict[str, Any]] | None = None
 
-    def event(self) -> pb.Event:
-        """A new public event for this seat, appended to its next message."""
-        if self.pending is None:
-            self.pending = pb.RefereeMessage()
-        return self.pending.events.add()
+    def event(self, event: dict[str, Any]) -> None:
+        if self.events is None:
+            self.events = [event]
+        else:
+            self.events.append(event)
 
-    def message(self) -> pb.RefereeMessage:
-        """The next message (with the events so far); the seat starts a new one after it."""
-        message = self.pending if self.pending is not None else pb.RefereeMessage()
-        self.pending = None
+    def message(self, **kind: Any) -> pb.RefereeMessage:
+        """The next message: the events so far plus ``kind``."""
+        events = self.events
+        self.events = None
+        message: pb.RefereeMessage = _REFEREE_MESSAGE(events=events, **kind) if events else \
+            _REFEREE_MESSAGE(**kind)
         return message
 
 
@@ -317,40 +323,40 @@ class Match:
             for request in runner.pending():
                 self._ask(request)
         for seat in self.seats:
-            if seat.pending is not None and seat.outbox is not None:
+            if seat.events and seat.outbox is not None:
                 seat.outbox.put(seat.message())
 
     def _ask(self, request: Any) -> None:
         seat = self.seats[request.seat]
-        message = seat.message() if seat.outbox is not None else pb.RefereeMessage()
-        turn = message.turn
-        turn.turn = request.turn
-        turn.move_limit_s = request.time_limit_s
-        turn.bank_s = request.bank_s
-        turn.deadline_s = deadline_s = request.time_limit_s + request.bank_s
-        convert.observation_to_proto(self.game, request.observation, turn.observation, self._wire)
-        add = turn.legal_actions.add
-        wire = self._wire
-        if wire is None:
-            for action in request.legal_actions:
-                add().notation = str(action)
-        else:
-            for action in request.legal_actions:
-                convert.action_to_proto(self.game, action, add(), wire)
+        deadline_s = request.time_limit_s + request.bank_s
+        turn: dict[str, Any] = {"turn": request.turn, "move_limit_s": request.time_limit_s,
+                                "bank_s": request.bank_s, "deadline_s": deadline_s}
+        game, wire = self.game, self._wire
+        try:
+            turn["observation"] = convert.observation_kwargs(game, request.observation, wire)
+            turn["legal_actions"] = [convert.action_kwargs(game, a, wire) for a in request.legal_actions]
+            message = seat.message(turn=turn) if seat.outbox is not None else _REFEREE_MESSAGE(turn=turn)
+        except (convert.ConversionError, ValueError, TypeError, KeyError, AttributeError) as exc:
+            # The engine's data no longer fits its typed messages: play on in JSON and notation
+            # (the SDK reads both) rather than stall the match; the round-trip test flags it.
+            if self._wire is not None:
+                log.warning("typed_messages_disabled", match_id=self.id, game=game, error=str(exc)[:500])
+                self._wire = None
+            turn["observation"] = convert.observation_kwargs(game, request.observation, None)
+            turn["legal_actions"] = [{"notation": str(a)} for a in request.legal_actions]
+            message = seat.message(turn=turn) if seat.outbox is not None else _REFEREE_MESSAGE(turn=turn)
         now = self._loop.time()
         deadline = now + deadline_s
         timer = self._loop.call_at(deadline, self._deadline_passed, seat, request.turn)
-        seat.awaiting = Awaiting(request.turn, turn, now, deadline, timer)
+        seat.awaiting = Awaiting(request.turn, message.turn, now, deadline, timer)
         if seat.outbox is not None:
             seat.outbox.put(message)
 
     def _resend(self, seat: Seat) -> None:
         awaiting = seat.awaiting
-        assert awaiting is not None
-        message = seat.message()
-        message.turn.CopyFrom(awaiting.turn)
+        assert awaiting is not None and seat.outbox is not None
+        message = seat.message(turn=awaiting.turn)
         message.turn.deadline_s = max(0.0, awaiting.deadline - self._loop.time())
-        assert seat.outbox is not None
         seat.outbox.put(message)
 
     def on_answer(self, seat_index: int, outbox: Outbox, answer: pb.Answer) -> None:
@@ -436,9 +442,7 @@ class Match:
         public = fault_message(fault, with_reason=False)
         for other in self.seats:
             if other is not seat:
-                event = other.event()
-                event.turn = fault.turn
-                event.fault.CopyFrom(public)
+                other.event({"turn": fault.turn, "fault": public})
         for watcher in self.watchers:
             watcher.put(pb.WatchEvent(fault=public))
 
@@ -454,16 +458,11 @@ class Match:
             turn = first_turn + offset
             for mover, action in joint.items():
                 text = visible(mover, action)
+                move = {"seat": mover, "hidden": True} if text is None else {"seat": mover, "action": text}
+                event = {"turn": turn, "move": move}
                 for seat in self.seats:
                     if seat.index != mover:
-                        event = seat.event()
-                        event.turn = turn
-                        move = event.move
-                        move.seat = mover
-                        if text is None:
-                            move.hidden = True
-                        else:
-                            move.action = text
+                        seat.event(event)
         if self.watchers:
             step = pb.PublicStep(decisions=state.decisions, public_view_json=json.dumps(state.public_view()))
             for joint in moves:
@@ -477,10 +476,7 @@ class Match:
         """One message to a seat: its pending public events plus ``kind``."""
         if seat.outbox is None:
             return
-        message = seat.message()
-        for name, value in kind.items():
-            getattr(message, name).CopyFrom(value)
-        seat.outbox.put(message)
+        seat.outbox.put(seat.message(**kind))
 
     # ----- views -----------------------------------------------------------------------------
     def end_message(self, for_seat: int | None) -> pb.MatchEnd:

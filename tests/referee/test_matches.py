@@ -114,7 +114,7 @@ def test_full_matches_of_every_game_match_local_play(referee: Referee) -> None:
         players = _min_players(game)
         bots = ["heuristic" if seat % 2 == 0 and "heuristic" in house_bots(game) else "random"
                 for seat in range(players)]
-        response = referee.start(game, players, seed=11, move_s=20, bank_s=60, first_move_s=60)
+        response = referee.start(game, players, seed=11, move_s=10, bank_s=10, first_move_s=30)
         started.append((game, bots, response.match_id))
         processes += [spawn_bot(bot, seat.token, referee.address, game=game)
                       for bot, seat in zip(bots, response.seats)]

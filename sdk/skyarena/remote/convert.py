@@ -28,7 +28,7 @@ from typing import Any
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
-from skyarena.v1 import game_pb2
+from skyarena.v1 import common_pb2, game_pb2
 
 # Descriptors are typed loosely: the upb runtime hands out its own descriptor classes.
 Descriptor = Any
@@ -53,16 +53,38 @@ def _is_map(field: Field) -> bool:
     return field.message_type is not None and field.message_type.GetOptions().map_entry
 
 
+_KINDS: dict[str, str | None] = {}
+_OMIT: dict[str, bool] = {}
+
+
 def _wrapper_kind(desc: Descriptor) -> str | None:
-    """'list' for a list-of-lists wrapper, 'nullable' for a nullable-element wrapper."""
-    if len(desc.fields) != 1:
-        return None
-    only = desc.fields[0]
-    if only.name == "values" and only.is_repeated and not _is_map(only):
-        return "list"
-    if only.name == "value" and not only.is_repeated and only.has_presence:
-        return "nullable"
-    return None
+    """How a message stands for a plain JSON value: 'json' (any value), 'union' (one of
+    several scalar types), 'list' (a list inside a list), 'nullable' (a list element that
+    may be null), or None for a message that is a JSON object."""
+    name = desc.full_name
+    if name in _KINDS:
+        return _KINDS[name]
+    kind: str | None = None
+    if name == "skyarena.v1.Json":
+        kind = "json"
+    elif any(o.name == "value" and len(o.fields) == len(desc.fields) for o in desc.oneofs):
+        kind = "union"
+    elif len(desc.fields) == 1:
+        only = desc.fields[0]
+        if only.name == "values" and only.is_repeated and not _is_map(only):
+            kind = "list"
+        elif only.name == "value" and not only.is_repeated and only.has_presence:
+            kind = "nullable"
+    _KINDS[name] = kind
+    return kind
+
+
+def _omitted(field: Field) -> bool:
+    """The field's key is left out of the JSON when unset (option omit_when_unset)."""
+    name = field.full_name
+    if name not in _OMIT:
+        _OMIT[name] = bool(field.GetOptions().Extensions[common_pb2.omit_when_unset])
+    return _OMIT[name]
 
 
 def dict_to_message(data: Mapping[str, Any], message: Message) -> Message:
@@ -83,8 +105,19 @@ def dict_to_message(data: Mapping[str, Any], message: Message) -> Message:
 def _set_field(message: Message, field: Field, value: Any) -> None:
     name = field.name
     if value is None:
-        if field.is_repeated or not (field.has_presence or field.message_type is not None):
+        if field.message_type is not None and not field.is_repeated:
+            kind = _wrapper_kind(field.message_type)
+            if kind == "json":
+                getattr(message, name).null = True
+            elif _omitted(field):
+                raise ConversionError(f"{message.DESCRIPTOR.full_name}.{name} is null but an unset field "
+                                      "means an absent key; make it a Json field")
+            return
+        if field.is_repeated or not field.has_presence:
             raise ConversionError(f"{message.DESCRIPTOR.full_name}.{name} is null but the field is not optional")
+        if _omitted(field):
+            raise ConversionError(f"{message.DESCRIPTOR.full_name}.{name} is null but an unset field means an "
+                                  "absent key; make it a Json field")
         return
     if _is_map(field):
         if not isinstance(value, Mapping):
@@ -115,7 +148,20 @@ def _set_field(message: Message, field: Field, value: Any) -> None:
 
 def _fill_element(target: Message, desc: Descriptor, value: Any, where: str) -> None:
     kind = _wrapper_kind(desc)
-    if kind == "list" and isinstance(value, (list, tuple)):
+    if kind == "json":
+        _json_to_message(value, target)
+    elif kind == "union":
+        if value is None:
+            target.SetInParent()
+            return
+        for member in desc.oneofs_by_name["value"].fields:
+            try:
+                setattr(target, member.name, _scalar(member, value, target, member.name))
+                return
+            except ConversionError:
+                continue
+        raise ConversionError(f"{desc.full_name} ({where}) has no member for {value!r}")
+    elif kind == "list" and isinstance(value, (list, tuple)):
         _set_field(target, desc.fields[0], value)
     elif kind == "nullable" and not isinstance(value, Mapping):
         if value is not None:
@@ -127,6 +173,44 @@ def _fill_element(target: Message, desc: Descriptor, value: Any, where: str) -> 
         target.SetInParent()
     else:
         raise ConversionError(f"{desc.full_name} ({where}) expects an object, got {value!r}")
+
+
+def _json_to_message(value: Any, target: Any) -> None:
+    """Any JSON value into a skyarena.v1.Json message."""
+    if value is None:
+        target.null = True
+    elif isinstance(value, bool):
+        target.bool_value = value
+    elif isinstance(value, int):
+        target.int_value = value
+    elif isinstance(value, float):
+        target.number_value = value
+    elif isinstance(value, str):
+        target.string_value = value
+    elif isinstance(value, (list, tuple)):
+        items = target.list_value
+        items.SetInParent()
+        for item in value:
+            _json_to_message(item, items.values.add())
+    elif isinstance(value, Mapping):
+        fields = target.object_value
+        fields.SetInParent()
+        for key, item in value.items():
+            _json_to_message(item, fields.fields[str(key)])
+    else:
+        raise ConversionError(f"{value!r} ({type(value).__name__}) is not JSON")
+
+
+def _json_from_message(message: Any) -> Any:
+    which = message.WhichOneof("kind")
+    if which is None or which == "null":
+        return None
+    if which == "list_value":
+        return [_json_from_message(v) for v in message.list_value.values]
+    if which == "object_value":
+        source = message.object_value.fields
+        return {k: _json_from_message(source[k]) for k in source}
+    return getattr(message, which)
 
 
 def _scalar(field: Field, value: Any, message: Message, name: str) -> Any:
@@ -153,11 +237,22 @@ def _type_name(field: Field) -> str:
 
 
 def message_to_dict(message: Message) -> dict[str, Any]:
-    """The dict :func:`dict_to_message` was given: every field appears, unset optionals as None."""
+    """The dict :func:`dict_to_message` was given: unset optionals as None, and no key for an
+    unset field marked omit_when_unset."""
     out: dict[str, Any] = {}
     for field in message.DESCRIPTOR.fields:
+        if _omitted(field) and not _is_set(message, field):
+            continue
         out[field.name] = _get_field(message, field)
     return out
+
+
+def _is_set(message: Message, field: Field) -> bool:
+    if field.is_repeated:
+        return len(getattr(message, field.name)) > 0
+    if field.has_presence:
+        return message.HasField(field.name)
+    return True
 
 
 def _get_field(message: Message, field: Field) -> Any:
@@ -184,9 +279,196 @@ def _get_field(message: Message, field: Field) -> Any:
 
 def _read_element(item: Message) -> Any:
     kind = _wrapper_kind(item.DESCRIPTOR)
+    if kind == "json":
+        return _json_from_message(item)
+    if kind == "union":
+        which = item.WhichOneof("value")
+        return None if which is None else getattr(item, which)
     if kind is not None:
         return _get_field(item, item.DESCRIPTOR.fields[0])
     return message_to_dict(item)
+
+
+# ----- the fast paths --------------------------------------------------------------------
+# The walk above checks everything and explains every mismatch, but it is slow (a Python
+# step per field). On the hot path the referee and the SDK instead (1) turn the JSON into
+# constructor arguments, rewriting only the values that need a wrapper message, and let the
+# protobuf runtime build the whole message in C; (2) read a message back from ListFields()
+# onto a per-type template of defaults. Both are compiled once per message type. When the
+# fast build fails, the walk runs to say exactly what does not fit.
+
+_PLANS: dict[str, dict[str, Any]] = {}
+_TEMPLATES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
+
+
+def _plan(desc: Descriptor) -> dict[str, Any]:
+    """Field name -> function rewriting its JSON value into constructor form, for the fields
+    that need it (wrappers, Json, or messages containing such)."""
+    name = desc.full_name
+    plan = _PLANS.get(name)
+    if plan is not None:
+        return plan
+    _PLANS[name] = plan = {}  # (recursive types see an empty plan while this one is built)
+    for field in desc.fields:
+        fn = _field_rewriter(field)
+        if fn is not None:
+            plan[field.name] = fn
+    return plan
+
+
+def _element_rewriter(desc: Descriptor) -> Any:
+    """A function rewriting one JSON value held by a message of type ``desc``, or None if the
+    value goes to the constructor as it is."""
+    kind = _wrapper_kind(desc)
+    if kind == "json":
+        return _json_kwargs
+    if kind == "nullable":
+        return lambda v: {} if v is None else {"value": v}
+    if kind == "union":
+        members: dict[type, str] = {}
+        for member in desc.oneofs_by_name["value"].fields:
+            if member.type in _INT_TYPES:
+                members[int] = member.name
+            elif member.type == FieldDescriptor.TYPE_STRING:
+                members[str] = member.name
+            elif member.type in _FLOAT_TYPES:
+                members[float] = member.name
+            elif member.type == FieldDescriptor.TYPE_BOOL:
+                members[bool] = member.name
+        return lambda v: {} if v is None else {members[type(v)]: v}
+    if kind == "list":
+        inner = desc.fields[0]
+        inner_fn = _element_rewriter(inner.message_type) if inner.message_type is not None else None
+        if inner_fn is None:
+            return lambda v: {"values": v}
+        return lambda v: {"values": [inner_fn(x) for x in v]}
+    plan = _plan(desc)
+    if not plan:
+        return None
+    return lambda v: v if v is None else _rewrite(plan, v)
+
+
+def _field_rewriter(field: Field) -> Any:
+    if _is_map(field):
+        value_field = field.message_type.fields_by_name["value"]
+        if value_field.message_type is None:
+            return None
+        fn = _element_rewriter(value_field.message_type)
+        return None if fn is None else (lambda v: {k: fn(x) for k, x in v.items()})
+    if field.message_type is None:
+        return None
+    fn = _element_rewriter(field.message_type)
+    if fn is None:
+        return None
+    if field.is_repeated:
+        return lambda v: [fn(x) for x in v]
+    if _wrapper_kind(field.message_type) == "json":
+        return fn
+    return lambda v: None if v is None else fn(v)
+
+
+def _rewrite(plan: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(data)
+    for name, fn in plan.items():
+        if name in out:
+            out[name] = fn(out[name])
+    return out
+
+
+def _json_kwargs(value: Any) -> dict[str, Any]:
+    if value is None:
+        return {"null": True}
+    if isinstance(value, bool):
+        return {"bool_value": value}
+    if isinstance(value, int):
+        return {"int_value": value}
+    if isinstance(value, float):
+        return {"number_value": value}
+    if isinstance(value, str):
+        return {"string_value": value}
+    if isinstance(value, (list, tuple)):
+        return {"list_value": {"values": [_json_kwargs(v) for v in value]}}
+    if isinstance(value, Mapping):
+        return {"object_value": {"fields": {str(k): _json_kwargs(v) for k, v in value.items()}}}
+    raise ConversionError(f"{value!r} ({type(value).__name__}) is not JSON")
+
+
+def message_kwargs(message_type: type[Message], data: Mapping[str, Any]) -> dict[str, Any]:
+    """Constructor arguments building ``message_type`` from JSON data (see the module notes)."""
+    plan = _plan(message_type.DESCRIPTOR)
+    return _rewrite(plan, data) if plan else dict(data)
+
+
+def build_message(message_type: type[Message], data: Mapping[str, Any]) -> Message:
+    """``message_type`` from JSON data, fast; a ConversionError says what does not fit."""
+    try:
+        return message_type(**message_kwargs(message_type, data))
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return dict_to_message(data, message_type())  # raises the precise ConversionError
+        # (if it does not, the walk's result is right and only the fast path was too strict)
+
+
+def _template(desc: Descriptor) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(defaults of the keys every dict has, field name -> reader of a set value)."""
+    name = desc.full_name
+    cached = _TEMPLATES.get(name)
+    if cached is not None:
+        return cached
+    defaults: dict[str, Any] = {}
+    readers: dict[str, Any] = {}
+    _TEMPLATES[name] = (defaults, readers)
+    for field in desc.fields:
+        if not _omitted(field):
+            if _is_map(field):
+                defaults[field.name] = {}
+            elif field.is_repeated:
+                defaults[field.name] = []
+            elif field.message_type is not None or field.has_presence:
+                defaults[field.name] = None
+            else:
+                defaults[field.name] = field.default_value
+        readers[field.name] = _field_reader(field)
+    return defaults, readers
+
+
+def _element_reader(desc: Descriptor) -> Any:
+    kind = _wrapper_kind(desc)
+    if kind == "json":
+        return _json_from_message
+    if kind == "union":
+        return lambda m: None if (w := m.WhichOneof("value")) is None else getattr(m, w)
+    if kind == "nullable":
+        return lambda m: m.value if m.HasField("value") else None
+    if kind == "list":
+        inner = desc.fields[0]
+        if inner.message_type is None:
+            return lambda m: list(m.values)
+        inner_read = _element_reader(inner.message_type)
+        return lambda m: [inner_read(x) for x in m.values]
+    return read_message
+
+
+def _field_reader(field: Field) -> Any:
+    if _is_map(field):
+        value_field = field.message_type.fields_by_name["value"]
+        if value_field.message_type is None:
+            return lambda v: dict(v)
+        read = _element_reader(value_field.message_type)
+        return lambda v: {k: read(v[k]) for k in v}
+    if field.message_type is not None:
+        read = _element_reader(field.message_type)
+        return (lambda v: [read(x) for x in v]) if field.is_repeated else read
+    return list if field.is_repeated else None
+
+
+def read_message(message: Message) -> dict[str, Any]:
+    """The JSON dict of a message (the inverse of :func:`build_message`)."""
+    defaults, readers = _template(message.DESCRIPTOR)
+    out = dict(defaults)
+    for field, value in message.ListFields():
+        read = readers[field.name]
+        out[field.name] = value if read is None else read(value)
+    return out
 
 
 def _which(message: Message, oneof: str) -> str | None:
@@ -291,20 +573,32 @@ def _build_action(cls: type, data: Mapping[str, Any]) -> Any:
 
 # ----- observations ----------------------------------------------------------------------
 
-def observation_to_proto(game: str, data: Mapping[str, Any], out: game_pb2.Observation | None = None,
-                         wire: GameWire | None | bool = True) -> game_pb2.Observation:
-    """The wire form of an engine observation: the game's typed message, or JSON text.
-    ``wire`` may pass the game's GameWire (or None) when the caller already looked it up."""
-    message = out if out is not None else game_pb2.Observation()
+def observation_kwargs(game: str, data: Mapping[str, Any], wire: GameWire | None | bool = True) -> dict[str, Any]:
+    """Constructor arguments of an ``Observation`` message: the game's typed message, or JSON
+    text. ``wire`` may pass the game's GameWire (or None) when the caller looked it up."""
     if wire is True:
         wire = wire_for(game)
     if not isinstance(wire, GameWire):
-        message.json = json.dumps(data, separators=(",", ":"))
-        return message
+        return {"json": json.dumps(data, separators=(",", ":"))}
     if wire.observation_out is not None:
         data = wire.observation_out(data)
-    dict_to_message(data, getattr(message, wire.field))
-    getattr(message, wire.field).SetInParent()
+    return {wire.field: message_kwargs(wire.observation_type, data)}
+
+
+def observation_to_proto(game: str, data: Mapping[str, Any], out: game_pb2.Observation | None = None,
+                         wire: GameWire | None | bool = True) -> game_pb2.Observation:
+    """The wire form of an engine observation: the game's typed message, or JSON text."""
+    if wire is True:
+        wire = wire_for(game)
+    if isinstance(wire, GameWire):
+        if wire.observation_out is not None:
+            data = wire.observation_out(data)
+        typed = build_message(wire.observation_type, data)
+        message = out if out is not None else game_pb2.Observation()
+        getattr(message, wire.field).CopyFrom(typed)
+        return message
+    message = out if out is not None else game_pb2.Observation()
+    message.json = json.dumps(data, separators=(",", ":"))
     return message
 
 
@@ -321,7 +615,7 @@ def observation_from_proto(game: str, message: game_pb2.Observation) -> dict[str
     wire = wire_for(game)
     if wire is None or wire.field != which:
         raise ConversionError(f"the referee sent a {which!r} observation for game {game!r}; is the SDK up to date?")
-    data = message_to_dict(getattr(message, which))
+    data = read_message(getattr(message, which))
     if wire.observation_in is not None:
         data = wire.observation_in(data)
     return data
@@ -344,10 +638,15 @@ def action_to_proto(game: str, action: Any, out: game_pb2.Action | None = None,
 
 
 def _default_action_out(wire: GameWire, action: Any) -> dict[str, Any]:
-    fields = _action_fields(action)
-    if len(wire.action_classes) > 1:
-        return {_snake(type(action).__name__): fields}
-    return fields
+    return {_snake(type(action).__name__): _action_fields(action)}
+
+
+def action_kwargs(game: str, action: Any, wire: GameWire | None) -> dict[str, Any]:
+    """Constructor arguments of an ``Action`` message (notation, plus the typed form)."""
+    if wire is None or isinstance(action, str):
+        return {"notation": str(action)}
+    data = wire.action_out(action) if wire.action_out is not None else _default_action_out(wire, action)
+    return {"notation": str(action), wire.field: message_kwargs(wire.action_type, data)}
 
 
 def action_from_proto(game: str, message: game_pb2.Action) -> Any:
@@ -355,13 +654,10 @@ def action_from_proto(game: str, message: game_pb2.Action) -> Any:
     wire = wire_for(game)
     if wire is None or _which(message, "game") != wire.field:
         return message.notation
-    data = message_to_dict(getattr(message, wire.field))
+    data = read_message(getattr(message, wire.field))
     if wire.action_in is not None:
         return wire.action_in(data)
-    classes = wire.action_classes
-    if len(classes) == 1:
-        return _build_action(classes[0], data)
-    by_name = {_snake(c.__name__): c for c in classes}
+    by_name = {_snake(c.__name__): c for c in wire.action_classes}
     typed = getattr(message, wire.field)
     which = typed.WhichOneof("kind")
     if which is None or which not in by_name:

@@ -22,17 +22,22 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from skyarena.v1.games import fly_away_pb2 as skyarena_dot_v1_dot_games_dot_fly__away__pb2
+from skyarena.v1.games import oddball_aeronauts_pb2 as skyarena_dot_v1_dot_games_dot_oddball__aeronauts__pb2
+from skyarena.v1.games import sky_team_pb2 as skyarena_dot_v1_dot_games_dot_sky__team__pb2
+from skyarena.v1.games import skybirds_pb2 as skyarena_dot_v1_dot_games_dot_skybirds__pb2
+from skyarena.v1.games import skyjo_action_pb2 as skyarena_dot_v1_dot_games_dot_skyjo__action__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16skyarena/v1/game.proto\x12\x0bskyarena.v1\"%\n\x0bObservation\x12\x0e\n\x04json\x18\x01 \x01(\tH\x00\x42\x06\n\x04game\"\x1a\n\x06\x41\x63tion\x12\x10\n\x08notation\x18\x01 \x01(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16skyarena/v1/game.proto\x12\x0bskyarena.v1\x1a skyarena/v1/games/fly_away.proto\x1a)skyarena/v1/games/oddball_aeronauts.proto\x1a skyarena/v1/games/sky_team.proto\x1a skyarena/v1/games/skybirds.proto\x1a$skyarena/v1/games/skyjo_action.proto\"\xc9\x02\n\x0bObservation\x12\x0e\n\x04json\x18\x01 \x01(\tH\x00\x12\x33\n\x08sky_team\x18\n \x01(\x0b\x32\x1f.skyarena.v1.SkyTeamObservationH\x00\x12;\n\x0cskyjo_action\x18\x0b \x01(\x0b\x32#.skyarena.v1.SkyjoActionObservationH\x00\x12\x34\n\x08skybirds\x18\x0c \x01(\x0b\x32 .skyarena.v1.SkybirdsObservationH\x00\x12\x45\n\x11oddball_aeronauts\x18\r \x01(\x0b\x32(.skyarena.v1.OddballAeronautsObservationH\x00\x12\x33\n\x08\x66ly_away\x18\x0e \x01(\x0b\x32\x1f.skyarena.v1.FlyAwayObservationH\x00\x42\x06\n\x04game\"\xad\x02\n\x06\x41\x63tion\x12\x10\n\x08notation\x18\x01 \x01(\t\x12.\n\x08sky_team\x18\n \x01(\x0b\x32\x1a.skyarena.v1.SkyTeamActionH\x00\x12\x36\n\x0cskyjo_action\x18\x0b \x01(\x0b\x32\x1e.skyarena.v1.SkyjoActionActionH\x00\x12/\n\x08skybirds\x18\x0c \x01(\x0b\x32\x1b.skyarena.v1.SkybirdsActionH\x00\x12@\n\x11oddball_aeronauts\x18\r \x01(\x0b\x32#.skyarena.v1.OddballAeronautsActionH\x00\x12.\n\x08\x66ly_away\x18\x0e \x01(\x0b\x32\x1a.skyarena.v1.FlyAwayActionH\x00\x42\x06\n\x04gameb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'skyarena.v1.game_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_OBSERVATION']._serialized_start=39
-  _globals['_OBSERVATION']._serialized_end=76
-  _globals['_ACTION']._serialized_start=78
-  _globals['_ACTION']._serialized_end=104
+  _globals['_OBSERVATION']._serialized_start=223
+  _globals['_OBSERVATION']._serialized_end=552
+  _globals['_ACTION']._serialized_start=555
+  _globals['_ACTION']._serialized_end=856
 # @@protoc_insertion_point(module_scope)

@@ -17,14 +17,19 @@ Conventions the converters rely on (skyarena/remote/convert.py):
 
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from skyarena.v1.games import fly_away_pb2 as _fly_away_pb2
+from skyarena.v1.games import oddball_aeronauts_pb2 as _oddball_aeronauts_pb2
+from skyarena.v1.games import sky_team_pb2 as _sky_team_pb2
+from skyarena.v1.games import skybirds_pb2 as _skybirds_pb2
+from skyarena.v1.games import skyjo_action_pb2 as _skyjo_action_pb2
 import builtins as _builtins
 import sys
 import typing as _typing
 
-if sys.version_info >= (3, 11):
-    from typing import TypeAlias as _TypeAlias, Never as _Never
+if sys.version_info >= (3, 10):
+    from typing import TypeAlias as _TypeAlias
 else:
-    from typing_extensions import TypeAlias as _TypeAlias, Never as _Never
+    from typing_extensions import TypeAlias as _TypeAlias
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
@@ -35,18 +40,40 @@ class Observation(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     JSON_FIELD_NUMBER: _builtins.int
+    SKY_TEAM_FIELD_NUMBER: _builtins.int
+    SKYJO_ACTION_FIELD_NUMBER: _builtins.int
+    SKYBIRDS_FIELD_NUMBER: _builtins.int
+    ODDBALL_AERONAUTS_FIELD_NUMBER: _builtins.int
+    FLY_AWAY_FIELD_NUMBER: _builtins.int
     json: _builtins.str
-    """Any game, as the engine's observation JSON object."""
+    """Any game, as the engine's observation JSON object (games without typed messages, or a
+    referee whose engine has changed since its messages were drafted).
+    """
+    @_builtins.property
+    def sky_team(self) -> _sky_team_pb2.SkyTeamObservation: ...
+    @_builtins.property
+    def skyjo_action(self) -> _skyjo_action_pb2.SkyjoActionObservation: ...
+    @_builtins.property
+    def skybirds(self) -> _skybirds_pb2.SkybirdsObservation: ...
+    @_builtins.property
+    def oddball_aeronauts(self) -> _oddball_aeronauts_pb2.OddballAeronautsObservation: ...
+    @_builtins.property
+    def fly_away(self) -> _fly_away_pb2.FlyAwayObservation: ...
     def __init__(
         self,
         *,
         json: _builtins.str = ...,
+        sky_team: _sky_team_pb2.SkyTeamObservation | None = ...,
+        skyjo_action: _skyjo_action_pb2.SkyjoActionObservation | None = ...,
+        skybirds: _skybirds_pb2.SkybirdsObservation | None = ...,
+        oddball_aeronauts: _oddball_aeronauts_pb2.OddballAeronautsObservation | None = ...,
+        fly_away: _fly_away_pb2.FlyAwayObservation | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "json", b"json"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["fly_away", b"fly_away", "game", b"game", "json", b"json", "oddball_aeronauts", b"oddball_aeronauts", "sky_team", b"sky_team", "skybirds", b"skybirds", "skyjo_action", b"skyjo_action"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game", b"game", "json", b"json"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["fly_away", b"fly_away", "game", b"game", "json", b"json", "oddball_aeronauts", b"oddball_aeronauts", "sky_team", b"sky_team", "skybirds", b"skybirds", "skyjo_action", b"skyjo_action"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["json"]  # noqa: Y015
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["json", "sky_team", "skyjo_action", "skybirds", "oddball_aeronauts", "fly_away"]  # noqa: Y015
     _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
@@ -62,17 +89,39 @@ class Action(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     NOTATION_FIELD_NUMBER: _builtins.int
+    SKY_TEAM_FIELD_NUMBER: _builtins.int
+    SKYJO_ACTION_FIELD_NUMBER: _builtins.int
+    SKYBIRDS_FIELD_NUMBER: _builtins.int
+    ODDBALL_AERONAUTS_FIELD_NUMBER: _builtins.int
+    FLY_AWAY_FIELD_NUMBER: _builtins.int
     notation: _builtins.str
     """The canonical notation (str(action) in Python; grammar in the game's README)."""
+    @_builtins.property
+    def sky_team(self) -> _sky_team_pb2.SkyTeamAction: ...
+    @_builtins.property
+    def skyjo_action(self) -> _skyjo_action_pb2.SkyjoActionAction: ...
+    @_builtins.property
+    def skybirds(self) -> _skybirds_pb2.SkybirdsAction: ...
+    @_builtins.property
+    def oddball_aeronauts(self) -> _oddball_aeronauts_pb2.OddballAeronautsAction: ...
+    @_builtins.property
+    def fly_away(self) -> _fly_away_pb2.FlyAwayAction: ...
     def __init__(
         self,
         *,
         notation: _builtins.str = ...,
+        sky_team: _sky_team_pb2.SkyTeamAction | None = ...,
+        skyjo_action: _skyjo_action_pb2.SkyjoActionAction | None = ...,
+        skybirds: _skybirds_pb2.SkybirdsAction | None = ...,
+        oddball_aeronauts: _oddball_aeronauts_pb2.OddballAeronautsAction | None = ...,
+        fly_away: _fly_away_pb2.FlyAwayAction | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["fly_away", b"fly_away", "game", b"game", "oddball_aeronauts", b"oddball_aeronauts", "sky_team", b"sky_team", "skybirds", b"skybirds", "skyjo_action", b"skyjo_action"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["notation", b"notation"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["fly_away", b"fly_away", "game", b"game", "notation", b"notation", "oddball_aeronauts", b"oddball_aeronauts", "sky_team", b"sky_team", "skybirds", b"skybirds", "skyjo_action", b"skyjo_action"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType_game: _TypeAlias = _typing.Literal["sky_team", "skyjo_action", "skybirds", "oddball_aeronauts", "fly_away"]  # noqa: Y015
+    _WhichOneofArgType_game: _TypeAlias = _typing.Literal["game", b"game"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_game) -> _WhichOneofReturnType_game | None: ...
 
 Global___Action: _TypeAlias = Action  # noqa: Y015
