@@ -26,6 +26,9 @@ OPTIONS = (
                "still takes a die that meets its constraint (and does nothing). false closes such spaces.", bool),
     OptionSpec("brake_check", "at-most", "RULINGS: the landing needs speed at most the brake marker ('at-most'); "
                "'below' reads the rulebook's 'less than' literally.", str, choices=("at-most", "below")),
+    OptionSpec("brake_timing", "engines", "Decided from the rulebook: the landing round's speed meets the Brake "
+               "marker 'when the second Engine die is played' ('engines'), so later brakes come too late; 'end' "
+               "uses the marker at the end of the round.", str, choices=("engines", "end")),
 )
 
 # Every round places 8 dice; each Reroll token adds one spend and one simultaneous choice.

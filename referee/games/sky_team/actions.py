@@ -102,7 +102,7 @@ def reroll_choices(dice: tuple[int, ...]) -> tuple[Reroll, ...]:
     return tuple(Reroll(c) for c in seen)
 
 
-_PLACE_RE = re.compile(r"^([1-6])(?:([+-])([1-9]))?>([a-z0-9]+)$")
+_PLACE_RE = re.compile(r"^([1-6])(?:([+-])([0-9]))?>([a-z0-9]+)$")
 _ROLL_RE = re.compile(r"^roll (none|[1-6](?:,[1-6])*)$")
 
 GRAMMAR = ("expected '<die>><space>' like '4>axis', '<die>+k><space>' / '<die>-k><space>' to spend "

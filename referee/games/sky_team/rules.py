@@ -196,7 +196,7 @@ def concentration(st: SkyTeamState) -> None:
 # ----- the end ---------------------------------------------------------------------------
 def landing_check(st: SkyTeamState) -> None:
     """All four conditions at once: approach clear, every switch green, level, slow enough."""
-    marker = st.landing_brakes
+    marker = st.landing_brakes if st._cfg.brakes_at_engines else brake_marker(st)
     speed = st.speed
     slow = speed < marker if st._cfg.brake_below else speed <= marker
     held = (

@@ -113,7 +113,8 @@ def parse_setup(raw: Any) -> Setup:
             _fail(f"'first_placer' must be 'pilot' or 'copilot' (or seat 0 / 1), got {fp!r}")
     airport = len(APPROACH_TOKENS)
     position = _int(raw, "position", 1, airport, 1) - 1
-    tokens = APPROACH_TOKENS
+    # Without 'tokens', the published ones from the current position on (those behind were cleared).
+    tokens = (0,) * position + APPROACH_TOKENS[position:]
     if "tokens" in raw:
         t = raw["tokens"]
         if (not isinstance(t, list) or len(t) != airport

@@ -43,6 +43,7 @@ class Config(NamedTuple):
     lock: bool              # mandatory_lock
     green_ok: bool          # green_switch_takes_die
     brake_below: bool       # brake_check == "below"
+    brakes_at_engines: bool  # brake_timing == "engines"
 
 
 # Per seat: (space index, kind, number, slots, action rows) in canonical order.
@@ -100,6 +101,7 @@ class SkyTeamState(State):
             bool(options.get("mandatory_lock", True)),
             bool(options.get("green_switch_takes_die", True)),
             options.get("brake_check", "at-most") == "below",
+            options.get("brake_timing", "engines") == "engines",
         )
         setup = parse_setup(options.get("setup"))
         self.round = setup.start_round
@@ -395,7 +397,7 @@ class SkyTeamState(State):
         twin._start_round = self._start_round
         twin._setup_first = self._setup_first
 
-    def resample_hidden(self, seat: int, rng: CounterRng) -> State:
+    def resample_hidden(self, seat: int, rng: CounterRng) -> SkyTeamState:
         """The other seat's unplaced dice are redrawn, and so is every future roll (the
         seat cannot know the dice to come, scripted or not)."""
         twin = self.clone()
