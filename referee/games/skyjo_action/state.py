@@ -17,7 +17,7 @@ cannot be activated in the turn it was taken).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from ..core import CounterRng, IllegalAction, OptionError, Result, State
@@ -83,11 +83,6 @@ def _shuffled(rng: CounterRng, items: list[int]) -> list[int]:
         j = x % n
         out[i], out[j] = out[j], out[i]
     return out
-
-
-def _codes(cards: Sequence[int]) -> str:
-    """Card codes as hex bytes (two digits per card, two's complement): see snapshot()."""
-    return array("b", cards).tobytes().hex()
 
 
 def _swap_bits(masks: list[int], ia: int, pa: int, ib: int, pb: int) -> None:
@@ -215,19 +210,27 @@ class SkyjoActionState(State):
         twin._pub = None
 
     def snapshot(self) -> dict[str, Any]:
-        """Card lists are hex strings of their card codes (one signed byte each, see data.py)
-        and nested tuples their repr: the snapshot is hashed after every checked step, and a
-        few strings encode far faster than many small lists."""
-        return {
-            "round": self.round_no, "current": self.cur, "turn": self.turn_no, "round_start": self.round_start,
-            "cards": _codes([c for r in self.cards for c in r]), "up": array("H", self.up).tobytes().hex(),
-            "known": array("H", self.known).tobytes().hex(), "lock": _codes(self.lock), "held": repr(self.held),
-            "deck": _codes(self.deck), "discard": _codes(self.discard), "action_deck": _codes(self.adeck),
-            "action_row": _codes(self.arow), "action_discard": _codes(self.adiscard), "ender": self.ender,
-            "finals": _codes(self.finals), "stack": repr(self.stack), "totals": list(self.totals),
-            "rounds": repr(self.rounds), "last_grids": repr(self.last_grids), "over": self.over,
-            "box": _codes(self.box),
-        }
+        """The whole state in three strings, because it is hashed after every checked step
+        and a few strings encode far faster than many small lists:
+
+        - ``cards``: hex of 16-bit signed ints: for each of the seats' grids, the main deck
+          (top last), the main discard pile (top last), the action deck, the action row, the
+          action discard pile, the locks, the last-turn queue and the box, its length then
+          its card codes (see data.py);
+        - ``masks``: hex of 16-bit ints: each seat's face-up mask, then ``known``;
+        - ``rest``: the repr of round, current seat, turn, round start decision, ender, end
+          reason, held cards, the pending steps, totals, scored rounds and last grids.
+        """
+        cards = array("h")
+        for seq in (*self.cards, self.deck, self.discard, self.adeck, self.arow, self.adiscard, self.lock,
+                    self.finals, self.box):
+            cards.append(len(seq))
+            cards.extend(seq)
+        masks = array("H", self.up)
+        masks.extend(self.known)
+        rest = (self.round_no, self.cur, self.turn_no, self.round_start, self.ender, self.over, self.held,
+                self.stack, self.totals, self.rounds, self.last_grids)
+        return {"cards": cards.tobytes().hex(), "masks": masks.tobytes().hex(), "rest": repr(rest)}
 
     def resample_hidden(self, seat: int, rng: CounterRng) -> State:
         """Redraw what ``seat`` cannot see: the main deck together with every face-down card
