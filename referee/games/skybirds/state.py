@@ -623,11 +623,13 @@ class SkybirdsState(State):
             snap = self._snap = self._snapshot()
         return snap
 
+    def _cards_hex(self) -> str:
+        return b"".join(map(bytes, self.hands)).hex() + "/" + bytes(self.box).hex() + "/" + bytes(self.played).hex()
+
     def _snapshot(self) -> dict[str, Any]:
         known = self.known
         return {
-            "cards": b"".join(map(bytes, self.hands)).hex() + "/" + bytes(self.box).hex() + "/"
-            + bytes(self.played).hex(),
+            "cards": self._cards_hex(),
             "aerodromes": b"".join(map(bytes, self.tokens)).hex() + "/" + bytes(self.plus1).hex() + "/"
             + bytes(self.frac).hex(),
             "flow": [self.fracs_taken, self.phase, self.turn, self.lead, self.first, self.size, self.pm, self.pv,
@@ -668,7 +670,9 @@ class SkybirdsState(State):
                 pos += size
             twin.box = _counts(drawn[pos:])
             twin._cache = None
-            twin._snap = None
+            snap = dict(self.snapshot())  # only the cards differ
+            snap["cards"] = twin._cards_hex()
+            twin._snap = snap
             return twin
         if self.known is None and (self.played[0] or self.garros == seat):
             fixed = {s: [0] * 11 for s in others}  # nothing known of the other hands

@@ -123,3 +123,10 @@ def test_last_place_rule_example_three_players() -> None:
     assert "take B1" in legal(state)
     play(state, "take B1")
     assert state.plus1 == [0, 1, 0] and reserve(state, 1) == {}
+
+
+def test_a_seat_with_nothing_left_to_take_takes_nothing() -> None:
+    state = game([[0, 1], [2], [3, 3]], aerodromes=[{}, {"plus1": 8}])
+    play(state, "G 1", "take A1", "pass", "3 3", "take A2")
+    assert state.plus1[1] == 8, "last place: no +1VP token left, and nothing else allowed"
+    assert state.observation(1)["phase"] == "trade-in" and turn(state) == 1

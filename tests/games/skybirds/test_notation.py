@@ -21,6 +21,7 @@ def test_every_legal_action_round_trips_through_its_notation() -> None:
         while not state.is_over():
             for seat in state.to_move():
                 for action in state.legal_actions(seat):
+                    assert not isinstance(action, Play) or 1 <= action.size <= 6, "a squadron has 1-6 cards"
                     text = str(action)
                     assert parse_text(text) == action, text
                     assert state.parse_action(seat, text) == action
