@@ -112,7 +112,7 @@ class SkybirdsState(State):
         self.takes: list[tuple[int, int]] = []
         self.table: list[tuple[int, Play | None]] = []
         self.prev_table: list[tuple[int, Play | None]] = []
-        self._cache: dict[int, list[Any]] | None = None
+        self._cache: dict[int, Any] | None = None  # seat -> legal list; -1-seat -> its set
         self._view: dict[str, Any] | None = None
         self._snap: dict[str, Any] | None = None
         self._shared = False  # tokens and known are shared with a clone: copy before writing
@@ -398,13 +398,24 @@ class SkybirdsState(State):
         return list(self._legal(seat))
 
     def is_legal(self, seat: int, action: Any) -> bool:
-        return seat in self.movers and action in self._legal(seat)
+        if seat not in self.movers:
+            return False
+        legal = self._legal(seat)
+        if len(legal) < 24:
+            return action in legal
+        key = -1 - seat  # the set of a long list, cached beside it
+        cache = self._cache
+        assert cache is not None
+        members = cache.get(key)
+        if members is None:
+            members = cache[key] = set(legal)
+        return action in members
 
     def parse_action(self, seat: int, text: str) -> Any:
         from .actions import parse
 
         action = parse(text)  # malformed text: IllegalAction saying what is wrong with it
-        if seat in self.movers and action in self._legal(seat):
+        if self.is_legal(seat, action):
             return action
         from referee.games.core.errors import IllegalAction
 
