@@ -153,6 +153,7 @@ class Config:
     max_rounds: int
     max_round_decisions: int
     size: int = 0
+    full_mask: int = 0
     reveals: int = 0
     row_mode: bool = False
     defense: bool = False
@@ -182,7 +183,7 @@ class Config:
             star_col=options["star_column_points"], star_row=options["star_row_points"],
             open_hands=options["open_hands"], max_rounds=options["max_rounds"],
             max_round_decisions=options["max_round_decisions"],
-            size=layout.size, reveals=1 if large else 2,
+            size=layout.size, full_mask=(1 << layout.size) - 1, reveals=1 if large else 2,
             row_mode=bool(types) and not single, defense=6 in types, lines=lines, codes=codes,
             index_of_code={c: i for i, c in enumerate(codes)},
             place=tuple(A.PLACE[c] for c in codes), take_discard=tuple(A.TAKE_DISCARD[c] for c in codes),

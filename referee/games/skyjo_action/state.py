@@ -62,27 +62,31 @@ DECISION_NAMES = {
 
 
 def _shuffled(rng: CounterRng, items: list[int]) -> list[int]:
-    """A uniform permutation (Fisher-Yates) from ``rng``, four 16-bit draws per 64-bit word
-    (with rejection, so without bias): resampling shuffles ~100 cards many times in the
-    invariant suite, and CounterRng.shuffled spends a whole word per card."""
+    """A uniform permutation (Fisher-Yates) from ``rng``: resampling shuffles ~100 cards many
+    times in the invariant suite, and CounterRng.shuffled spends a whole 64-bit word and a
+    Python call per card. Here each word gives four 16-bit draws, cut in C, and each draw is
+    mapped to 0..n-1 by Lemire's multiply-and-shift with rejection (so without bias)."""
     out = list(items)
-    word = 0
-    left = 0
-    for i in range(len(out) - 1, 0, -1):
+    size = len(out)
+    chunks = array("H", b"".join(rng.next64().to_bytes(8, "little") for _ in range(size // 4 + 2)))
+    k = 0
+    for i in range(size - 1, 0, -1):
         n = i + 1
-        limit = 65536 - 65536 % n
         while True:
-            if not left:
-                word = rng.next64()
-                left = 4
-            x = word & 0xFFFF
-            word >>= 16
-            left -= 1
-            if x < limit:
+            if k == len(chunks):
+                chunks.frombytes(rng.next64().to_bytes(8, "little"))
+            m = chunks[k] * n
+            k += 1
+            low = m & 0xFFFF
+            if low >= n or low >= (65536 - n) % n:
                 break
-        j = x % n
+        j = m >> 16
         out[i], out[j] = out[j], out[i]
     return out
+
+
+# The positions whose bit is set, for every 12-bit mask.
+_POSITIONS = tuple(tuple(p for p in range(12) if (mask >> p) & 1) for mask in range(1 << 12))
 
 
 def _swap_bits(masks: list[int], ia: int, pa: int, ib: int, pb: int) -> None:
@@ -99,7 +103,7 @@ class SkyjoActionState(State):
     __slots__ = (
         "cfg", "round_no", "cur", "turn_no", "round_start", "cards", "up", "known", "lock", "held", "deck",
         "discard", "adeck", "arow", "adiscard", "ender", "finals", "stack", "totals", "rounds", "last_grids",
-        "over", "box", "_legal", "_obs", "_pub",
+        "over", "box", "_history_text", "_legal", "_obs", "_pub",
     )
 
     def __init__(self, players: int, seed: int, options: dict[str, Any]) -> None:
@@ -127,6 +131,7 @@ class SkyjoActionState(State):
         self.last_grids: tuple[tuple[int | str | None, ...], ...] = ()
         self.over = ""
         self.box: tuple[int, ...] = ()
+        self._history_text = "((), ())"
         self._legal: tuple[A.Move, ...] = ()
         self._obs: dict[int, dict[str, Any]] = {}
         self._pub: list[dict[str, Any]] | None = None
@@ -205,6 +210,7 @@ class SkyjoActionState(State):
         twin.last_grids = self.last_grids
         twin.over = self.over
         twin.box = self.box
+        twin._history_text = self._history_text
         twin._legal = self._legal
         twin._obs = {}
         twin._pub = None
@@ -217,20 +223,27 @@ class SkyjoActionState(State):
           (top last), the main discard pile (top last), the action deck, the action row, the
           action discard pile, the locks, the last-turn queue and the box, its length then
           its card codes (see data.py);
-        - ``masks``: hex of 16-bit ints: each seat's face-up mask, then ``known``;
-        - ``rest``: the repr of round, current seat, turn, round start decision, ender, end
-          reason, held cards, the pending steps, totals, scored rounds and last grids.
+        - ``ints``: hex of 64-bit ints: round, current seat, turn, round start decision,
+          ender, totals, face-up masks, ``known``, then each seat's held cards (count, then
+          type, public, turn per card);
+        - ``rest``: the repr of the end reason, the pending steps, the scored rounds and the
+          last round's grids.
         """
         cards = array("h")
         for seq in (*self.cards, self.deck, self.discard, self.adeck, self.arow, self.adiscard, self.lock,
                     self.finals, self.box):
             cards.append(len(seq))
             cards.extend(seq)
-        masks = array("H", self.up)
-        masks.extend(self.known)
-        rest = (self.round_no, self.cur, self.turn_no, self.round_start, self.ender, self.over, self.held,
-                self.stack, self.totals, self.rounds, self.last_grids)
-        return {"cards": cards.tobytes().hex(), "masks": masks.tobytes().hex(), "rest": repr(rest)}
+        ints = array("q", (self.round_no, self.cur, self.turn_no, self.round_start, self.ender))
+        ints.extend(self.totals)
+        ints.extend(self.up)
+        ints.extend(self.known)
+        for hand in self.held:
+            ints.append(len(hand))
+            for slot in hand:
+                ints.extend(slot)
+        return {"cards": cards.tobytes().hex(), "ints": ints.tobytes().hex(),
+                "rest": repr((self.over, self.stack)) + self._history_text}
 
     def resample_hidden(self, seat: int, rng: CounterRng) -> State:
         """Redraw what ``seat`` cannot see: the main deck together with every face-down card
@@ -239,16 +252,19 @@ class SkyjoActionState(State):
         twin = self.clone()
         assert isinstance(twin, SkyjoActionState)
         players = self.players
-        slots: list[tuple[list[int], int]] = []
+        full = self.cfg.full_mask
+        rows: list[tuple[list[int], tuple[int, ...]]] = []
         values: list[int] = []
         base = seat * players
         for o in range(players):
-            hidden = ~(twin.up[o] | twin.known[base + o])
             row = twin.cards[o]
-            for p, card in enumerate(row):
-                if (hidden >> p) & 1 and card != EMPTY:
-                    slots.append((row, p))
-                    values.append(card)
+            positions = _POSITIONS[~(twin.up[o] | twin.known[base + o]) & full]
+            if EMPTY in row:
+                positions = tuple(p for p in positions if row[p] != EMPTY)
+            if positions:
+                rows.append((row, positions))
+                values += [row[p] for p in positions]
+        hidden = len(values)
         values += twin.deck
         if twin.box:
             # Single deck: which action cards went into the main deck is unknown too.
@@ -258,11 +274,17 @@ class SkyjoActionState(State):
                 values[i] = ACTION0 + types[k]
             twin.box = tuple(types[len(found):])
         pool = _shuffled(rng, values)
-        for i, (row, p) in enumerate(slots):
-            row[p] = pool[i]
-        twin.deck = pool[len(slots):]
+        k = 0
+        for row, positions in rows:
+            for p in positions:
+                row[p] = pool[k]
+                k += 1
+        twin.deck = pool[hidden:]
         held_slots = [(o, i) for o in range(players) if o != seat for i, slot in enumerate(twin.held[o])
                       if not slot[1]]
+        if not held_slots:
+            twin.adeck = _shuffled(rng, twin.adeck) if len(twin.adeck) > 1 else twin.adeck
+            return twin._after_resample()
         apool = _shuffled(rng, [twin.held[o][i][0] for o, i in held_slots] + twin.adeck)
         for k, (o, i) in enumerate(held_slots):
             hand = list(twin.held[o])
@@ -270,10 +292,13 @@ class SkyjoActionState(State):
             hand[i] = (apool[k], public, taken)
             twin.held[o] = tuple(hand)
         twin.adeck = apool[len(held_slots):]
-        if twin.stack:
-            frame = twin.stack[-1]
-            twin._legal = tuple(_LEGAL[frame[0]](twin, frame))
-        return twin
+        return twin._after_resample()
+
+    def _after_resample(self) -> State:
+        if self.stack:
+            frame = self.stack[-1]
+            self._legal = tuple(_LEGAL[frame[0]](self, frame))
+        return self
 
     # ----- views --------------------------------------------------------------------------
     def observation(self, seat: int) -> dict[str, Any]:
@@ -624,7 +649,10 @@ class SkyjoActionState(State):
         """Round end (RULINGS.md): the first area with every remaining card face up ends the
         round; each other player then takes exactly one more turn, in order from the current
         player's left, and the current turn's pending extra turns are cancelled."""
-        if self.ender >= 0 or not R.all_face_up(self.cards[s], self.up[s]):
+        if self.ender >= 0:
+            return
+        up = self.up[s]
+        if up != self.cfg.full_mask and not (EMPTY in self.cards[s] and R.all_face_up(self.cards[s], up)):
             return
         self.ender = s
         players = self.players
@@ -676,6 +704,7 @@ class SkyjoActionState(State):
         self.totals = [t + x for t, x in zip(self.totals, scores)]
         self.rounds += ((self.round_no, tuple(scores), ender, doubled, forced),)
         self.last_grids = tuple(tuple(CARD_JSON[c] for c in row) for row in self.cards)
+        self._history_text = repr((self.rounds, self.last_grids))     # for snapshot(); changes once a round
         self.stack.clear()
         if R.game_over(self.totals, cfg.end_score):
             self.over = "score"
@@ -904,7 +933,8 @@ class SkyjoActionState(State):
             out.append(A.DRAW)
         if self.discard:
             take = self.cfg.take_discard
-            out += [take[p] for p, c in enumerate(self.cards[s]) if c != EMPTY]
+            row = self.cards[s]
+            out += [take[p] for p, c in enumerate(row) if c != EMPTY] if EMPTY in row else take
         if self.cfg.row_mode and (self.adeck or self.adiscard or max(self.arow) >= 0):
             out.append(A.TAKE_ACTION)
         if self.ender < 0:
@@ -929,7 +959,8 @@ class SkyjoActionState(State):
 
     def _l_place(self, f: Frame) -> list[A.Move]:
         place = self.cfg.place
-        return [place[p] for p, c in enumerate(self.cards[f[1]]) if c != EMPTY]
+        row = self.cards[f[1]]
+        return [place[p] for p, c in enumerate(row) if c != EMPTY] if EMPTY in row else list(place)
 
     def _l_reveal(self, f: Frame) -> list[A.Move]:
         down = self._face_down(f[1])
@@ -964,7 +995,10 @@ class SkyjoActionState(State):
 
     def _l_pick(self, s: int, skip: int = -1) -> list[A.Move]:
         pick = self.cfg.pick[s]
-        return [pick[p] for p, c in enumerate(self.cards[s]) if c != EMPTY and p != skip]
+        row = self.cards[s]
+        if skip < 0 and EMPTY not in row:
+            return list(pick)
+        return [pick[p] for p, c in enumerate(row) if c != EMPTY and p != skip]
 
     def _l_pickA(self, f: Frame) -> list[A.Move]:
         return self._l_pick(f[2])

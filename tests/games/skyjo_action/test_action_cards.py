@@ -246,3 +246,49 @@ def test_swapping_a_star_is_not_placing_it() -> None:
     play(state, "star meteor")                               # the setup star
     play(state, "activate", "play swap-own", "pick 0 B1", "pick 0 A1")
     assert mover(state) == 1 and state.cards[0][0] == STAR
+
+
+def test_meteor_on_a_hidden_card_removes_one_at_random() -> None:
+    removed = set()
+    for seed in range(8):
+        state = fixed(2, grids=[G0, G1], setup={"held": [["meteor"], []]}, seed=seed)
+        state.held[1] = ((T["look"], False, 0), (T["swap-own"], False, 0))
+        state._run()
+        play(state, "activate", "play meteor")
+        assert legal(state)[-1] == "remove 1 held hidden"
+        play(state, "remove 1 held hidden")
+        assert len(state.held[1]) == 1 and state.discard[0] >= ACTION0
+        removed.add(state.discard[0] - ACTION0)
+    assert removed == {T["look"], T["swap-own"]}
+
+
+def test_defense_answers_thief() -> None:
+    state = fixed(2, grids=[G0, G1], setup={"held": [["thief"], ["defense", "swap-own"]]}, **ALL)
+    play(state, "activate", "play thief", "steal 1 swap-own")
+    assert state.observation(1)["pending"] == {"by": 0, "card": "thief", "steal": [1, "held 1"]}
+    play(state, "defend")
+    assert [t for t, _, _ in state.held[1]] == [T["swap-own"]] and mover(state) == 1
+
+
+def test_either_opponent_can_cancel_a_swap_between_opponents() -> None:
+    state = fixed(3, grids=[G0, G1, G2], setup={"held": [["swap-other"], ["defense"], ["defense"]]}, **ALL)
+    play(state, "activate", "play swap-other", "between 1 2", "pick 1 A1", "pick 2 A1")
+    assert mover(state) == 1
+    play(state, "allow")
+    assert mover(state) == 2
+    play(state, "defend")
+    assert grid(state, 1)[0] == -2 and grid(state, 2)[0] == 12
+    assert [t for t, _, _ in state.held[1]] == [T["defense"]] and state.held[2] == ()
+
+
+def test_an_empty_action_deck_is_rebuilt_from_the_action_discard_pile() -> None:
+    state = fixed(2, setup={"action_row": ["look", "meteor", "look", "meteor"], "action_deck": [],
+                            "action_discard": ["swap-own", "draw-three"]})
+    play(state, "take-action", "take look")
+    assert state.arow[0] in (T["swap-own"], T["draw-three"]) and len(state.adeck) == 1 and state.adiscard == []
+    assert any(e[0] == "c" and e[1] == "action-reshuffle" for e in state.history())
+    play(state, "take-action", "take deck")
+    play(state, "take-action", "take meteor")                     # nothing left: the row keeps a gap
+    assert state.arow[1] == -1 and state.observation(0)["action_row"][1] is None
+    play(state, "take-action")
+    assert "take deck" not in legal(state)

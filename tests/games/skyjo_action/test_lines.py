@@ -91,3 +91,14 @@ def test_a_cleared_area_can_still_take_cards_elsewhere() -> None:
     play(state, "draw", "keep")
     assert "place A1" not in legal(state) and len(legal(state)) == 9
     assert not {"place A2", "place A3"} & set(legal(state))
+
+
+def test_large_group_lines_are_three_long_and_star_lines_score() -> None:
+    state = fixed(9, grids=["4 4 1 / 2 3 5 / 6 7 8"] + ["1 2 3 / 4 5 6 / 7 8 9"] * 8,
+                  reveal=[["A1", "B1"]] + [[]] * 8, deck="4")
+    play(state, "draw", "keep", "place C1")
+    assert legal(state) == ["clear row 1", "clear none"]
+    from referee.games.skyjo_action.rules import area_points
+    lines = state.cfg.lines
+    assert area_points([13, 13, 13, 1, 2, 3, 4, 5, 6], lines, -10, -15) == 21 - 15
+    assert area_points([13, 1, 2, 13, 3, 4, 13, 5, 6], lines, -10, -15) == 21 - 10
