@@ -46,9 +46,9 @@ class Config(NamedTuple):
     brakes_at_engines: bool  # brake_timing == "engines"
 
 
-# Per seat: (space index, kind, number, slots, action rows) in canonical order.
+# Per seat: (kind, number, slots, action rows) in canonical order, Axis and Engines first.
 _SPACE_ROWS = tuple(
-    tuple((i, sp.kind, sp.number, sp.slots, PLACE_TABLE[seat][i]) for i, sp in enumerate(spaces))
+    tuple((sp.kind, sp.number, sp.slots, PLACE_TABLE[seat][i]) for i, sp in enumerate(spaces))
     for seat, spaces in enumerate(SEAT_SPACES)
 )
 
@@ -176,7 +176,7 @@ class SkyTeamState(State):
         # only those spaces may be chosen.
         locked = cfg.lock and len(dice) == (board[AXIS_SLOTS[seat]] == 0) + (board[ENGINE_SLOTS[seat]] == 0)
         out: list[Any] = []
-        for _i, kind, number, slots, rows in _SPACE_ROWS[seat]:
+        for kind, number, slots, rows in _SPACE_ROWS[seat]:
             if locked and kind > ENGINES:
                 break
             for slot in slots:

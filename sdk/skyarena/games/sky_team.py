@@ -155,6 +155,7 @@ WEIGHTS: dict[str, float] = {
     "radio": 100.0, "radio_urgent": 50.0, "radio_airport": 25.0,
     "brake": 25.0, "brake_need": 45.0, "conc": 12.0,
     "gear": 40.0, "gear_need": 60.0, "flap": 70.0, "flap_need": 60.0,
+    "short_switch": 3000.0,  # landing round: per switch the dice left can no longer deploy
 }
 W = WEIGHTS
 _PLACE_RE = re.compile(r"^([1-6])([+-][1-9])?>([a-z0-9]+)$")
@@ -341,6 +342,7 @@ class HeuristicBot(Bot):
         blue, orange, brake, cups = obs.blue_marker, obs.orange_marker, obs.brake_marker, obs.coffee - abs(coffee)
         now = -W["coffee"] * abs(coffee)
         pos = obs.position - 1
+        deployed = -1
         if space == "radio":
             target = pos + placed - 1
             if target < AIRPORT and tokens[target]:
@@ -355,10 +357,12 @@ class HeuristicBot(Bot):
             if not obs.gear[int(space[4]) - 1]:
                 now += self._switch_value(obs, 3 - sum(obs.gear), "gear")
                 blue += 1
+                deployed = int(space[4]) - 1
         elif space.startswith("flap"):
             if int(space[4]) - 1 == obs.flaps:
                 now += self._switch_value(obs, 4 - obs.flaps, "flap")
                 orange += 1
+                deployed = obs.flaps
         elif space.startswith("brake"):
             if int(space[5]) - 1 == obs.brakes:
                 now += 300.0 if obs.final_round else (
@@ -370,7 +374,32 @@ class HeuristicBot(Bot):
         outlook = self._outlook(obs, outlooks, tokens, blue, orange, brake, cups)
         if space in ("axis", "engines"):
             now += outlook.exact(space, placed, cups)
-        return now + outlook.cover(dice, self._open_kinds(obs, space))
+        open_kinds = self._open_kinds(obs, space)
+        if obs.final_round:
+            now -= W["short_switch"] * self._switch_shortfall(obs, dice, len(open_kinds), cups, deployed)
+        return now + outlook.cover(dice, open_kinds)
+
+    @staticmethod
+    def _switch_shortfall(obs: Observation, dice: list[int], mandatory: int, cups: int, deployed: int) -> int:
+        """Landing round: how many of my missing switches the dice left cannot deploy (the
+        dice for the mandatory spaces set aside; coffee may bridge small gaps)."""
+        if obs.seat == 0:
+            needs = [GEAR_VALUES[k] for k in range(3) if not obs.gear[k] and k != deployed]
+        else:
+            needs = [FLAP_VALUES[k] for k in range(obs.flaps + (deployed == obs.flaps), 4)]
+        if not needs:
+            return 0
+        spare = len(dice) - mandatory
+        short = max(0, len(needs) - spare)
+        pool = sorted(dice)
+        for allowed in needs[:spare]:
+            cost, pick = min((min(abs(v - a) for a in allowed), i) for i, v in enumerate(pool))
+            if cost > cups:
+                short += 1
+                continue
+            cups -= cost
+            pool.pop(pick)
+        return short
 
     @staticmethod
     def _switch_value(obs: Observation, missing: int, kind: str) -> float:

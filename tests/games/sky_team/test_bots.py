@@ -70,3 +70,11 @@ def test_heuristic_clears_the_current_space_before_the_engines() -> None:
     assert s.tokens[2] == 1
     # A 1 on the radio clears the plane in the current space, which must be gone before advancing.
     assert _decide((s, P)) == "1>radio"
+
+
+def test_heuristic_keeps_a_die_for_its_last_flap_in_the_landing_round() -> None:
+    s = game({"round": 7, "position": 7, "tokens": [0] * 7, "gear": [True, True, True], "flaps": 3, "brakes": 3,
+              "dice": [dice([3, 3, 1, 2], [5, 3, 3, 1])]})
+    play(s, "P:3>axis")
+    choice = _decide((s, C))
+    assert choice == "5>flap4" or not choice.startswith("5")
