@@ -163,8 +163,6 @@ class SkyjoActionState(State):
         raise IllegalAction(self._illegal_message(seat, text.strip()))
 
     def _apply(self, actions: dict[int, Any]) -> None:
-        self._obs = {}
-        self._pub = None
         ((_, move),) = actions.items()
         legal = self._legal
         move = legal[legal.index(move)]          # the canonical instance
@@ -432,6 +430,8 @@ class SkyjoActionState(State):
         """Run automatic steps until a decision (with at least one legal action) is on top.
         A decision with no legal action cannot be taken and is skipped (e.g. a star taken
         when the action row is empty, an extra turn cancelled by the round end)."""
+        self._obs = {}                  # the position changes: cached views are stale
+        self._pub = None
         stack = self.stack
         while stack:
             frame = stack[-1]

@@ -11,7 +11,7 @@ play area row by row, so position ``B2`` of a 4-column grid is ``cards[5]``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,8 +36,6 @@ class Area:
     held: list[str | None] = field(default_factory=list)
     """Held action cards: the type, or None for one you cannot see (taken face down by
     another player)."""
-    fresh: list[bool] = field(default_factory=list)
-    """Per held card: taken during the current turn (it cannot be activated yet)."""
     total: int = 0
     """Points from the finished rounds."""
 
@@ -87,6 +85,9 @@ class Observation(BaseObservation):
     ``extra`` for an extra turn, ``optional`` for a star's action card, ``lines`` formed."""
     areas: list[Area] = field(default_factory=list)
     """Every seat's play area, by seat."""
+    fresh: list[bool] = field(default_factory=list)
+    """Per card of your own ``held``: taken during the current turn, so it cannot be
+    activated yet."""
     deck: int = 0
     """Cards in the main deck."""
     discard: Card = None
@@ -106,6 +107,20 @@ class Observation(BaseObservation):
     rounds: list[RoundRecord] = field(default_factory=list)
     """The rounds scored so far."""
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Observation:
+        """Built field by field (the generic converter inspects every list element's type,
+        which costs more than a bot's whole decision here); lists are copied."""
+        kwargs: dict[str, Any] = {name: data[name] for name in _SCALARS if name in data}
+        kwargs.update({name: list(data[name]) for name in _LISTS if name in data})
+        if "pending" in data:
+            kwargs["pending"] = dict(data["pending"])
+        kwargs["areas"] = [Area(list(a["cards"]), list(a["face_up"]), a["lock"], list(a["held"]), a["total"])
+                           for a in data.get("areas", ())]
+        kwargs["rounds"] = [RoundRecord(r["round"], list(r["scores"]), r["ender"], r["doubled"], r["forced"])
+                            for r in data.get("rounds", ())]
+        return cls(raw=dict(data), **kwargs)
+
     def index_of(self, position: str) -> int:
         """Index into ``Area.cards`` of a position such as ``"B2"``."""
         return index_of(position, self.cols)
@@ -114,6 +129,11 @@ class Observation(BaseObservation):
     def me(self) -> Area:
         """Your own area."""
         return self.areas[self.seat or 0]
+
+
+_SCALARS = ("seat", "players", "rows", "cols", "round", "current", "decision", "deck", "discard", "discard_size",
+            "action_deck", "ender")
+_LISTS = ("to_move", "fresh", "action_row", "action_discard", "last_turns")
 
 
 def index_of(position: str, cols: int) -> int:
@@ -227,8 +247,7 @@ class HeuristicBot(Bot):
         return "draw" if "draw" in legal else legal[0]
 
     def _playable(self, obs: Observation) -> bool:
-        area = obs.me
-        return any(t is not None and not fresh for t, fresh in zip(area.held, area.fresh))
+        return any(not fresh for fresh in obs.fresh)
 
     def _take_action(self, obs: Observation, legal: list[str]) -> str:
         for name in ACTION_PREFERENCE:

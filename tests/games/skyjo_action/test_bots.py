@@ -42,11 +42,11 @@ def test_registered_and_typed() -> None:
 
 
 def test_heuristic_beats_random_two_players() -> None:
-    assert win_rate(2, 200) >= 0.85
+    assert win_rate(2, 200) >= 0.9
 
 
 def test_heuristic_beats_random_six_players() -> None:
-    assert win_rate(6, 60) >= 0.5          # one seat in six: 1/6 if it were no better
+    assert win_rate(6, 60) >= 0.6          # one seat in six: 1/6 if it were no better
 
 
 def test_heuristic_plays_every_variant_legally() -> None:
@@ -55,3 +55,18 @@ def test_heuristic_plays_every_variant_legally() -> None:
                              (2, {"even_simpler": True})):
         result = play_match(players, 11, set(range(players)), options)
         assert result.reason in ("score", "round-limit")
+
+
+def test_fast_observation_parsing_matches_the_generic_converter() -> None:
+    from skyarena.observation import _build
+
+    state = make("skyjo-action", 3, seed=5, options={"defense": True})
+    for _ in range(40):
+        for seat in range(3):
+            data = state.observation(seat)
+            typed = Observation.from_json(data)
+            assert typed == _build(Observation, data, keep_raw=True) and typed.to_json() == data
+        (seat,) = state.to_move()
+        state.apply({seat: state.legal_actions(seat)[-1]})
+    public = Observation.from_json(state.public_view())
+    assert public.seat is None and len(public.areas) == 3
