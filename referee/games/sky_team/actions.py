@@ -111,8 +111,8 @@ GRAMMAR = ("expected '<die>><space>' like '4>axis', '<die>+k><space>' / '<die>-k
 
 
 def parse(text: str) -> Action:
-    """The action written as ``text`` (not yet checked for legality); IllegalAction if the
-    text is not Sky Team notation at all."""
+    """The action written as ``text`` (not yet checked for legality); MalformedAction (an
+    IllegalAction) if the text is not Sky Team notation at all, saying what is expected."""
     text = text.strip()
     if text == "reroll":
         return SPEND_REROLL
