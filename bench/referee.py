@@ -245,7 +245,7 @@ class Referee:
 
 def run_seats(address: str, tokens_per_process: list[list[str]]) -> list[dict[str, Any]]:
     """Seat processes (tokens per process); returns every seat's record."""
-    procs = [_spawn(__file__, "--role", "seats", "--address", address, "--tokens", ",".join(tokens),
+    procs = [_spawn(__file__, "--role", "seats", "--address", address, f"--tokens={','.join(tokens)}",
                     stdout=subprocess.PIPE) for tokens in tokens_per_process]
     seats = []
     for proc in procs:
@@ -306,26 +306,33 @@ def pingpong(n: int, request_size: int, reply_size: int) -> dict[str, Any]:
 
 
 def measure(decisions: int, repeats: int, game: str | None) -> dict[str, Any]:
+    """Referee runs and ping-pong runs interleaved (this machine's load changes by the
+    second), the best of each kept; the median ratio of the pairs is reported too."""
     referee = Referee()
+    singles, pings = [], []
     try:
         # Warm the referee (imports, first-match costs) before measuring.
         warm = referee.start_matches("bench-alternate", 1, {"decisions": 200})
         run_seats(referee.address, [[warm[0][0]], [warm[0][1]]])
-        singles = []
         for _ in range(repeats):
             tokens = referee.start_matches("bench-alternate", 1, {"decisions": decisions})
             singles.append(summarise(run_seats(referee.address, [[tokens[0][0]], [tokens[0][1]]])))
-        single = max(singles, key=lambda s: s["decisions_per_s"])
-        tokens = referee.start_matches("bench-alternate", 8, {"decisions": decisions})
-        concurrent = summarise(run_seats(referee.address, [[t[0] for t in tokens], [t[1] for t in tokens]]))
+            pings.append(pingpong(decisions, singles[-1]["answer_bytes"], singles[-1]["request_bytes"]))
+        concurrents = []
+        for _ in range(max(1, repeats // 2)):
+            tokens = referee.start_matches("bench-alternate", 8, {"decisions": decisions})
+            concurrents.append(summarise(run_seats(referee.address, [[t[0] for t in tokens],
+                                                                     [t[1] for t in tokens]])))
         extra = None
         if game:
             tokens = referee.start_matches(game, 1, {})
             extra = summarise(run_seats(referee.address, [[tokens[0][0]], [tokens[0][1]]]))
     finally:
         referee.close()
-    pings = [pingpong(decisions, single["answer_bytes"], single["request_bytes"]) for _ in range(repeats)]
+    single = max(singles, key=lambda s: s["decisions_per_s"])
     ping = max(pings, key=lambda p: p["per_s"])
+    concurrent = max(concurrents, key=lambda s: s["decisions_per_s"])
+    paired = statistics.median(s["decisions_per_s"] / p["per_s"] for s, p in zip(singles, pings))
     figures: dict[str, Any] = {
         "decisions_per_s": round(single["decisions_per_s"], 1),
         "raw_pingpong_per_s": round(ping["per_s"], 1),
@@ -339,6 +346,8 @@ def measure(decisions: int, repeats: int, game: str | None) -> dict[str, Any]:
         "concurrent8_p99_ms": round(concurrent["p99_ms"], 3),
         "request_bytes": single["request_bytes"],
         "answer_bytes": single["answer_bytes"],
+        "paired_median_ratio": round(paired, 3),
+        "runs": repeats,
         "decisions_per_match": decisions,
         "cpus": os.cpu_count(),
     }
@@ -364,16 +373,17 @@ def print_table(f: dict[str, Any]) -> None:
     print(f"{'':22} {'decisions/s':>12} {'p50 ms':>9} {'p99 ms':>9}")
     for row in rows:
         print(f"{row[0]:22} {row[1]:>12} {row[2]:>9} {row[3]:>9}")
-    print(f"ratio referee / ping-pong: {f['ratio']:.2f} (target {TARGET_RATIO:.2f}); 8 matches: "
+    print(f"ratio referee / ping-pong: {f['ratio']:.2f} (best of {f['runs']} each; median of paired runs "
+          f"{f['paired_median_ratio']:.2f}; target {TARGET_RATIO:.2f}); 8 matches: "
           f"{f['concurrent8_decisions_per_s']:.0f}/s (target {TARGET_CONCURRENT8:.0f}); messages "
           f"{f['request_bytes']} B request, {f['answer_bytes']} B answer; {f['cpus']} CPUs")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--decisions", type=int, default=3000, help="decisions per measured match")
-    parser.add_argument("--repeats", type=int, default=3, help="runs of the single-match and ping-pong figures "
-                        "(the best of each is kept)")
+    parser.add_argument("--decisions", type=int, default=2000, help="decisions per measured match")
+    parser.add_argument("--repeats", type=int, default=5, help="interleaved runs of the single-match and ping-pong "
+                        "figures (the best of each is kept)")
     parser.add_argument("--game", help="also measure one match of this real game (house-free, first action)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--json-out", type=Path, help="also write the JSON here")

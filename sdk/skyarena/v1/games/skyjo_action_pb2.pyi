@@ -246,7 +246,9 @@ class SkyjoActionObservation(_message.Message):
         """Every seat's play area, by seat."""
 
     @_builtins.property
-    def fresh(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bool]: ...
+    def fresh(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bool]:
+        """Per card of your own ``held``: taken during the current turn, so it cannot be activated yet."""
+
     @_builtins.property
     def discard(self) -> _common_pb2.IntOrString:
         """Top card of the main discard pile."""
