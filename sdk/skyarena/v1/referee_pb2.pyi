@@ -87,7 +87,9 @@ class TimeControl(_message.Message):
     limit by more than what is left is a timeout.
     """
     first_move_s: _builtins.float
-    """Seconds allowed for the first decision of each seat instead of move_s."""
+    """Seconds allowed for the first decision of each seat instead of move_s (bots load
+    models, warm caches); 0 means move_s.
+    """
     def __init__(
         self,
         *,
@@ -347,7 +349,10 @@ Global___Answer: _TypeAlias = Answer  # noqa: Y015
 
 @_typing.final
 class RefereeMessage(_message.Message):
-    """What the referee sends on a Play stream (or writes on stdin in the stdio transport)."""
+    """What the referee sends on a Play stream (or writes on stdin in the stdio transport). A
+    stdio relay reports the final error status of its Play stream to the bot as a Notice
+    before closing the bot's stdin.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 

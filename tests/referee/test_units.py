@@ -1,0 +1,95 @@
+"""Small parts of the referee and the SDK transport, without a server."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+
+from referee.service.limits import Limits
+from referee.service.tokens import SeatTokens, ServiceToken, bearer
+from skyarena.remote import convert
+from skyarena.remote.frames import FrameError, encode_frame, read_frame, write_frame
+from skyarena.remote.runner import encode_answer
+from skyarena.v1 import common_pb2
+from skyarena.v1 import referee_pb2 as pb
+
+
+def test_limits_from_environment_and_flags() -> None:
+    limits = Limits.from_env({"SKYARENA_MAX_MATCHES": "7", "SKYARENA_JOIN_TIMEOUT_S": "2.5"}, retain_s=9.0,
+                             max_receive_bytes=None)
+    assert (limits.max_matches, limits.join_timeout_s, limits.retain_s) == (7, 2.5, 9.0)
+    assert limits.max_receive_bytes == Limits().max_receive_bytes
+    with pytest.raises(ValueError, match="SKYARENA_MAX_MATCHES='many' is not an integer"):
+        Limits.from_env({"SKYARENA_MAX_MATCHES": "many"})
+    with pytest.raises(ValueError, match="must be a positive number"):
+        Limits(max_matches=0)
+
+
+def test_tokens() -> None:
+    tokens = SeatTokens()
+    a = tokens.issue("m1", 0)
+    b = tokens.issue("m1", 1)
+    c = tokens.issue("m2", 0)
+    assert len({a, b, c}) == 3 and len(a) >= 40
+    assert tokens.lookup(b) is not None and tokens.lookup(b).seat == 1  # type: ignore[union-attr]
+    assert tokens.lookup("guess") is None
+    tokens.revoke_match("m1")
+    assert tokens.lookup(a) is None and tokens.lookup(c) is not None
+    service = ServiceToken("s" * 20)
+    assert service.check("s" * 20) and not service.check("s" * 19) and not service.check(None)
+    with pytest.raises(ValueError, match="at least 16"):
+        ServiceToken("short")
+    assert bearer([("authorization", "Bearer abc")]) == "abc"
+    assert bearer([("authorization", b"bearer  xyz ")]) == "xyz"
+    assert bearer([("authorization", "Basic abc")]) is None and bearer(None) is None
+
+
+def test_frames_round_trip_and_refuse_garbage() -> None:
+    messages = [pb.BotMessage(join=pb.Join(token="t")), pb.BotMessage(answer=pb.Answer(turn=300, index=2))]
+    stream = io.BytesIO()
+    for message in messages:
+        write_frame(stream, message)
+    stream.seek(0)
+    assert [read_frame(stream, pb.BotMessage) for _ in range(3)] == [*messages, None]
+    with pytest.raises(FrameError, match="exceeds the cap"):
+        read_frame(io.BytesIO(b"\xff\xff\xff\x7f"), pb.BotMessage, max_bytes=1000)
+    with pytest.raises(FrameError, match="middle of a frame"):
+        read_frame(io.BytesIO(encode_frame(messages[1])[:-1]), pb.BotMessage)
+    with pytest.raises(FrameError, match="exceeds the frame cap"):
+        encode_frame(pb.BotMessage(join=pb.Join(client="x" * 100)), max_bytes=50)
+
+
+class Token:
+    def __init__(self, value: str) -> None:
+        self.value = value
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@pytest.mark.parametrize(("choice", "expected"), [
+    (1, {"index": 1}), ("keep", {"notation": "keep"}), (True, {"notation": "True"}), (-1, {"notation": "-1"}),
+])
+def test_answers_are_encoded_as_index_or_notation(choice: Any, expected: dict[str, Any]) -> None:
+    answer = pb.Answer(turn=1)
+    encode_answer("toy-high-die", choice, ["keep", "reroll"], answer)
+    if "index" in expected:
+        assert answer.WhichOneof("choice") == "index" and answer.index == expected["index"]
+    else:
+        assert answer.action.notation == expected["notation"]
+
+
+def test_an_answer_that_is_a_legal_object_goes_as_its_index() -> None:
+    legal = [Token("a"), Token("b")]
+    answer = pb.Answer(turn=1)
+    encode_answer("toy-high-die", legal[1], legal, answer)  # type: ignore[arg-type]
+    assert answer.WhichOneof("choice") == "index" and answer.index == 1
+
+
+def test_json_wrapper_is_exact() -> None:
+    for value in [None, True, 3, -2.5, "x", [1, [2, None]], {"a": {"b": [True, 1.0]}}]:
+        message = common_pb2.Json(**convert._json_kwargs(value))
+        back = convert._json_from_message(common_pb2.Json.FromString(message.SerializeToString()))
+        assert back == value and type(back) is type(value)
