@@ -35,7 +35,7 @@ class Limits:
     max_watchers: int = 32
     watcher_queue: int = 1000
     # How long a finished match (its status, result and replay) stays queryable.
-    retain_s: float = 3600.0
+    retain_s: float = 900.0
     # On shutdown: how long running matches may go on before they are aborted.
     shutdown_grace_s: float = 30.0
 
