@@ -85,8 +85,9 @@ def _shuffled(rng: CounterRng, items: list[int]) -> list[int]:
     return out
 
 
-# The positions whose bit is set, for every 12-bit mask.
+# The positions whose bit is set, and the face-up flags, for every 12-bit mask.
 _POSITIONS = tuple(tuple(p for p in range(12) if (mask >> p) & 1) for mask in range(1 << 12))
+_FACE_UP = tuple(tuple((mask >> p) & 1 == 1 for p in range(12)) for mask in range(1 << 12))
 
 
 def _swap_bits(masks: list[int], ia: int, pa: int, ib: int, pb: int) -> None:
@@ -364,10 +365,18 @@ class SkyjoActionState(State):
         row = self.cards[o]
         up = self.up[o]
         visible = up | self.known[viewer * self.players + o] if viewer >= 0 else up
-        cj = CARD_JSON
+        size = len(row)
+        cards = list(map(CARD_JSON.__getitem__, row))        # EMPTY is None already
+        for p in _POSITIONS[~visible & ((1 << size) - 1)]:
+            cards[p] = None
+        face: list[bool | None] = list(_FACE_UP[up][:size])
+        if EMPTY in row:
+            for p, c in enumerate(row):
+                if c == EMPTY:
+                    face[p] = None
         return {
-            "cards": [cj[c] if (visible >> p) & 1 else None for p, c in enumerate(row)],
-            "face_up": [None if c == EMPTY else (up >> p) & 1 == 1 for p, c in enumerate(row)],
+            "cards": cards,
+            "face_up": face,
             "lock": LOCK_NAMES[self.lock[o]],
             "held": [TYPE_NAMES[t] if public or o == viewer else None for t, public, _ in self.held[o]],
             "total": self.totals[o],
