@@ -227,5 +227,17 @@ async def serve(listen: str, service_token: str, limits: Limits, metrics_listen:
     stopper = asyncio.ensure_future(stop.wait())
     await asyncio.wait([waiter, stopper], return_when=asyncio.FIRST_COMPLETED)
     log.info("shutdown_requested", matches_running=len(server.registry.running()))
-    await server.stop()
+    graceful = asyncio.ensure_future(server.stop())
+    # A second signal cuts the grace period short: running matches are aborted at once.
+    again = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, again.set)
+    hurry = asyncio.ensure_future(again.wait())
+    await asyncio.wait([graceful, hurry], return_when=asyncio.FIRST_COMPLETED)
+    if not graceful.done():
+        log.warning("shutdown_forced", matches_running=len(server.registry.running()))
+        for match in server.registry.running():
+            match.abort("the referee was stopped before the match ended.")
+        await graceful
+    hurry.cancel()
     waiter.cancel()
