@@ -49,7 +49,12 @@ class OptionSpec:
         return text
 
     def validate(self, game: str, value: Any) -> Any:
-        """Return the value (numbers coerced where lossless) or raise OptionError."""
+        """Return the value (numbers coerced where lossless) or raise OptionError.
+
+        ``None`` is accepted when it is the default: it means "decided by the game" (as with
+        Skyjo Action's large-group variant, which switches itself on for 9-10 players)."""
+        if value is None and self.default is None:
+            return None
         kind = self.kind
         if kind is bool and not isinstance(value, bool):
             if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0"):
