@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -203,6 +204,15 @@ def demo(n_games: int, seed: int) -> None:
         house = house_bots(name)
         roster = sorted(house)
         players = game_spec.min_players
+        if game_spec.cooperative:
+            # Partners play as one team against the game: each house bot fills every seat.
+            teams = [play_series(name, [(bot, house[bot])] * players, n_games, seed) for bot in roster]
+            # Co-op seats share every result, so a team's first seat stands for the team.
+            standings = [replace(team.standings[0], name=f"{bot} (team)",
+                                 faults=sum(st.faults for st in team.standings))
+                         for bot, team in zip(roster, teams)]
+            _print_report(SeriesReport(name, players, n_games, seed, standings))
+            continue
         factories = [(roster[i % len(roster)], house[roster[i % len(roster)]]) for i in range(players)]
         report = play_series(name, factories, n_games, seed, None, None, 3, keep_records=True)
         _print_report(report)

@@ -140,3 +140,11 @@ def test_cli_games_lists_every_game_as_json() -> None:
     games = {g["name"]: g for g in json.loads(result.output)}
     assert "sky-team" in games and games["sky-team"]["players"] == [2]
     assert any(o["name"] == "setup" for o in games["sky-team"]["options"])
+
+
+def test_demo_prints_standings_for_every_game() -> None:
+    result = CliRunner().invoke(main, ["demo", "--games", "2"])
+    assert result.exit_code == 0, result.output
+    for game in ("sky-team", "skyjo-action", "skybirds", "oddball-aeronauts", "fly-away"):
+        assert f"{game}: 2 matches" in result.output
+    assert "heuristic (team)" in result.output and "random (team)" in result.output
