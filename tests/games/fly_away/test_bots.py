@@ -6,24 +6,16 @@ import pytest
 
 from referee.games import make
 from referee.games.fly_away.state import FlyAwayState
-from skyarena.bot import Bot, MatchInfo, RandomBot, bot_seed
+from skyarena.bot import Bot, MatchInfo, RandomBot
 from skyarena.games import house_bots, observation_class
 from skyarena.games.fly_away import HOUSE_BOTS, BirdCard, HeuristicBot, Observation, PlacedBird, ScoringCard
+from skyarena.local import play_unclocked
 from tests.games.fly_away.test_scoring_example import NICK, nick_game
 
 
 def play_game(players: int, seed: int, bots: list[Bot], options: dict | None = None) -> FlyAwayState:  # type: ignore[type-arg]
-    state = make("fly-away", players, seed=seed, options=options)
+    state = play_unclocked("fly-away", bots, seed, options)
     assert isinstance(state, FlyAwayState)
-    for seat, bot in enumerate(bots):
-        bot.start(MatchInfo("fly-away", seat, players, dict(options or {}), bot_seed(seed, seat)))
-    while not state.is_over():
-        joint = {}
-        for seat in state.to_move():
-            legal = state.legal_actions(seat)
-            answer = bots[seat].act(Observation.from_json(state.observation(seat)), legal)
-            joint[seat] = legal[answer] if isinstance(answer, int) else answer
-        state.apply(joint)
     return state
 
 

@@ -5,30 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games import make
 from referee.games.core import Result
-from skyarena.bot import Bot, MatchInfo, bot_seed
-from skyarena.games.oddball_aeronauts import HOUSE_BOTS, Observation
+from skyarena.games.oddball_aeronauts import HOUSE_BOTS
+from skyarena.local import play_unclocked
 
 GAME = "oddball-aeronauts"
 
 
 def play_game(names: tuple[str, str], seed: int, options: dict[str, Any] | None = None) -> Result:
     """One game, seat i played by the house bot ``names[i]``."""
-    state = make(GAME, 2, seed=seed, options=options or {})
-    public = {k: v for k, v in state.options.items() if k != "setup"}
-    bots: list[Bot] = []
-    for seat, name in enumerate(names):
-        bot = HOUSE_BOTS[name]()
-        bot.start(MatchInfo(GAME, seat, 2, public, bot_seed(seed, seat)))
-        bots.append(bot)
-    while not state.is_over():
-        joint = {}
-        for seat in state.to_move():
-            legal = state.legal_actions(seat)
-            answer = bots[seat].act(Observation.from_json(state.observation(seat)), legal)
-            joint[seat] = legal[answer] if isinstance(answer, int) else answer
-        state.apply(joint)
+    state = play_unclocked(GAME, [HOUSE_BOTS[name]() for name in names], seed, options or {})
     result = state.result()
     assert result is not None
     return result

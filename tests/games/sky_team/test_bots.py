@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from referee.games import make
-from skyarena.bot import Bot, MatchInfo, bot_seed
+from skyarena.bot import MatchInfo
 from skyarena.games import house_bots, observation_class
 from skyarena.games.sky_team import HOUSE_BOTS, HeuristicBot, Observation
+from skyarena.local import play_unclocked
 
 from .helpers import C, P, dice, game, play
 
@@ -15,19 +15,8 @@ GAMES = 100
 
 
 def play_game(kind: str, seed: int) -> str:
-    """One seeded game between two house bots of a kind, driven directly; the result's reason."""
-    bots: list[Bot] = [HOUSE_BOTS[kind]() for _ in range(2)]
-    for seat, bot in enumerate(bots):
-        bot.start(MatchInfo("sky-team", seat, 2, {}, bot_seed(seed, seat)))
-    state = make("sky-team", 2, seed=seed)
-    while not state.is_over():
-        joint = {}
-        for seat in state.to_move():
-            legal = state.legal_actions(seat)
-            answer = bots[seat].act(Observation.from_json(state.observation(seat)), legal)
-            joint[seat] = legal[answer] if isinstance(answer, int) else answer
-        state.apply(joint)
-    result = state.result()
+    """One seeded game between two house bots of a kind; the result's reason."""
+    result = play_unclocked("sky-team", [HOUSE_BOTS[kind]() for _ in range(2)], seed).result()
     assert result is not None
     return result.reason
 

@@ -6,25 +6,17 @@ report's 1,000-game figures come from the same function (``win_share(players, 10
 
 from __future__ import annotations
 
-from skyarena.bot import MatchInfo, bot_seed
+from referee.games.skybirds.state import SkybirdsState
 from skyarena.games import house_bots, observation_class
 from skyarena.games.skybirds import HOUSE_BOTS, HeuristicBot, Observation
+from skyarena.local import play_unclocked
 
 from .helpers import new
 
 
 def play_war(players: int, seed: int, lineup: list[str]) -> tuple[list[float], str, int]:
-    state = new(players, seed=seed)
-    bots = [HOUSE_BOTS[name]() for name in lineup]
-    for seat, bot in enumerate(bots):
-        bot.start(MatchInfo("skybirds", seat, players, {}, bot_seed(seed, seat)))
-    while not state.is_over():
-        joint = {}
-        for seat in state.to_move():
-            legal = state.legal_actions(seat)
-            answer = bots[seat].act(Observation.from_json(state.observation(seat)), legal)
-            joint[seat] = legal[answer] if isinstance(answer, int) else answer
-        state.apply(joint)
+    state = play_unclocked("skybirds", [HOUSE_BOTS[name]() for name in lineup], seed)
+    assert isinstance(state, SkybirdsState)
     result = state.result()
     assert result is not None
     share = [0.0] * players
