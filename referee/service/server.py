@@ -27,7 +27,7 @@ from skyarena.v1 import referee_pb2_grpc as pb_grpc
 
 from .limits import Limits
 from .logs import log
-from .matches import MatchRegistry, Outbox, RequestError
+from .matches import DirectWrites, MatchRegistry, Outbox, RequestError
 from .metrics import Metrics
 from .tokens import ServiceToken, bearer
 
@@ -42,6 +42,7 @@ class RefereeService(pb_grpc.RefereeServicer):
     def __init__(self, registry: MatchRegistry, service_token: ServiceToken) -> None:
         self.registry = registry
         self.service_token = service_token
+        self.direct = DirectWrites()
 
     async def _authorise(self, context: aio.ServicerContext) -> None:
         if not self.service_token.check(bearer(context.invocation_metadata())):
@@ -80,7 +81,8 @@ class RefereeService(pb_grpc.RefereeServicer):
     async def Play(self, request_iterator: AsyncIterator[pb.BotMessage],  # type: ignore[override]
                    context: aio.ServicerContext) -> None:
         """Reads and writes through ``context`` (not the iterators): answers arrive while
-        messages are being written, so reading and writing run as two tasks."""
+        messages are being written, so reading and writing run as two tasks; on the hot path
+        the reader of an answer writes the resulting messages itself (DirectWrites)."""
         try:
             first = await asyncio.wait_for(context.read(), JOIN_READ_TIMEOUT_S)
         except TimeoutError:
@@ -94,14 +96,13 @@ class RefereeService(pb_grpc.RefereeServicer):
                                 "the first message of a Play stream must be Join with your seat token.")
         try:
             match, seat = self.registry.by_token(first.join.token)
-            outbox = Outbox(SEAT_OUTBOX_LIMIT)
+            outbox = Outbox(SEAT_OUTBOX_LIMIT, context, self.direct)
             match.attach(seat, outbox, first.join.client[:200])
         except RequestError as exc:
             await context.abort(exc.code, exc.message)
         reader = asyncio.ensure_future(self._read_answers(context, match, seat, outbox))
         try:
-            async for message in outbox.drain():
-                await context.write(message)
+            await outbox.run_writer()
         finally:
             reader.cancel()
             match.detach(seat, outbox)
@@ -114,9 +115,14 @@ class RefereeService(pb_grpc.RefereeServicer):
                 message = await context.read()
                 if message is aio.EOF:
                     break
+                outbox.unread_bytes = 0  # the bot is reading and answering
                 kind = message.WhichOneof("kind")
                 if kind == "answer":
-                    match.on_answer(seat, outbox, message.answer)
+                    self.direct.collect()
+                    try:
+                        match.on_answer(seat, outbox, message.answer)
+                    finally:
+                        await self.direct.flush()
                 else:
                     outbox.fail(grpc.StatusCode.INVALID_ARGUMENT,
                                 "after Join, send only Answer messages; this stream already joined "
@@ -241,3 +247,6 @@ async def serve(listen: str, service_token: str, limits: Limits, metrics_listen:
         await graceful
     hurry.cancel()
     waiter.cancel()
+    for sig in (signal.SIGINT, signal.SIGTERM):  # shut down: a late signal must not kill the exit
+        loop.remove_signal_handler(sig)
+        signal.signal(sig, signal.SIG_IGN)

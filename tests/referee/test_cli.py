@@ -44,11 +44,17 @@ class ServeProcess:
                  if (m := re.search(r"(referee listening|metrics) on (?:http://)?([\d.]+:\d+)", line))}
         assert set(found) == {"referee listening", "metrics"}, lines
         self.address = found["referee listening"]
+        self.signalled = False
         self.metrics = found["metrics"]
 
-    def stop(self) -> tuple[int, str]:
-        if self.proc.poll() is None:
+    def terminate(self) -> None:
+        """SIGTERM once (a second one would cut the grace period short)."""
+        if not self.signalled and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
+        self.signalled = True
+
+    def stop(self) -> tuple[int, str]:
+        self.terminate()
         _, err = self.proc.communicate(timeout=30)
         return self.proc.returncode, err
 
@@ -112,7 +118,7 @@ def test_graceful_shutdown_lets_matches_finish_or_fail_cleanly(served: ServeProc
         first = next(silent)
         assert first.WhichOneof("kind") == "welcome"
         time.sleep(1.5)         # both matches are running
-        served.proc.send_signal(signal.SIGTERM)
+        served.terminate()
         rest = list(silent)
         hold.set()
         end = rest[-1].end
