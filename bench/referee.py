@@ -16,7 +16,10 @@ does that); ``--game`` measures a real game too.
   the next turn request arriving at a bot (two network hops plus the referee's work),
   against the ping-pong's round trip from send to echo;
 - concurrent8_decisions_per_s: eight such matches at once in one referee (two bot
-  processes with eight seats each).
+  processes with eight seats each);
+- relay_two_streams_per_s: the referee's shape with nothing in it (a server passing each
+  message from one stream to the other, two client processes taking turns), which shows
+  what the two-stream, two-process topology itself costs against the one-stream ping-pong.
 
     python bench/referee.py                 # table
     python bench/referee.py --json          # {"decisions_per_s", "raw_pingpong_per_s", "ratio", ...}
@@ -168,6 +171,71 @@ async def role_echo_server(port_file: Path) -> None:
     await server.wait_for_termination()
 
 
+async def role_relay_server(port_file: Path) -> None:
+    """The referee's shape with no referee in it: two streams, and every message read from
+    one is written to the other (through the other stream's writer task)."""
+    import grpc
+    from grpc import aio
+
+    queues: dict[bytes, asyncio.Queue[bytes | None]] = {}
+    both = asyncio.Event()
+
+    async def relay(requests: Any, context: Any) -> None:
+        me = await context.read()
+        other = b"B" if me == b"A" else b"A"
+        queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        queues[me] = queue
+        if len(queues) == 2:
+            both.set()
+        await both.wait()
+
+        async def reader() -> None:
+            while True:
+                message = await context.read()
+                if message is aio.EOF:
+                    queue.put_nowait(None)
+                    return
+                queues[other].put_nowait(message)
+
+        task = asyncio.ensure_future(reader())
+        while (message := await queue.get()) is not None:
+            await context.write(message)
+        task.cancel()
+
+    handler = grpc.method_handlers_generic_handler("bench.Relay", {
+        "Relay": grpc.stream_stream_rpc_method_handler(relay, request_deserializer=bytes, response_serializer=bytes)})
+    server = aio.server()
+    server.add_generic_rpc_handlers((handler,))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    port_file.write_text(str(port))
+    await server.wait_for_termination()
+
+
+async def role_relay_client(port: int, me: str, n: int, request_size: int, reply_size: int) -> dict[str, Any]:
+    """One side of the relay: A sends answer-sized messages, B turn-request-sized ones; each
+    answers what it receives, like two bots taking turns."""
+    from grpc import aio
+
+    async with aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+        call = channel.stream_stream("/bench.Relay/Relay", request_serializer=bytes, response_deserializer=bytes)()
+        await call.write(me.encode())
+        payload = b"x" * (request_size if me == "A" else reply_size)
+        clock = time.monotonic
+        if me == "A":
+            await asyncio.sleep(0.3)
+            await call.write(payload)
+        start = clock()
+        for i in range(n):
+            await call.read()
+            if me == "A" and i == n - 1:
+                break
+            await call.write(payload)
+        elapsed = clock() - start
+        await call.done_writing()
+    return {"per_s": 2 * n / elapsed}
+
+
 async def role_echo_client(port: int, n: int, request_size: int, reply_size: int) -> dict[str, Any]:
     from grpc import aio
 
@@ -305,11 +373,37 @@ def pingpong(n: int, request_size: int, reply_size: int) -> dict[str, Any]:
     return {"per_s": data["per_s"], "p50_ms": 1000 * _percentile(rtts, 0.5), "p99_ms": 1000 * _percentile(rtts, 0.99)}
 
 
+def relay(n: int, request_size: int, reply_size: int) -> float:
+    """Messages per second through the do-nothing two-stream relay (two client processes)."""
+    import tempfile
+
+    port_file = Path(tempfile.mkstemp(prefix="bench-relay-")[1])
+    port_file.write_text("")
+    server = _spawn(__file__, "--role", "relay-server", "--port-file", str(port_file))
+    try:
+        for _ in range(200):
+            if port_file.read_text().strip():
+                break
+            time.sleep(0.05)
+        port = port_file.read_text().strip()
+        sides = [_spawn(__file__, "--role", "relay-client", "--port", port, "--side", side, "--n", str(n // 2),
+                        "--request-size", str(request_size), "--reply-size", str(reply_size),
+                        stdout=subprocess.PIPE) for side in ("B", "A")]
+        outs = [side.communicate(timeout=600)[0] for side in sides]
+    finally:
+        server.terminate()
+        server.wait(30)
+        port_file.unlink(missing_ok=True)
+    return float(json.loads(outs[1])["per_s"])
+
+
 def measure(decisions: int, repeats: int, game: str | None) -> dict[str, Any]:
     """Referee runs and ping-pong runs interleaved (this machine's load changes by the
     second), the best of each kept; the median ratio of the pairs is reported too."""
     referee = Referee()
-    singles, pings = [], []
+    singles: list[dict[str, Any]] = []
+    pings: list[dict[str, Any]] = []
+    relays: list[float] = []
     try:
         # Warm the referee (imports, first-match costs) before measuring.
         warm = referee.start_matches("bench-alternate", 1, {"decisions": 200})
@@ -318,6 +412,7 @@ def measure(decisions: int, repeats: int, game: str | None) -> dict[str, Any]:
             tokens = referee.start_matches("bench-alternate", 1, {"decisions": decisions})
             singles.append(summarise(run_seats(referee.address, [[tokens[0][0]], [tokens[0][1]]])))
             pings.append(pingpong(decisions, singles[-1]["answer_bytes"], singles[-1]["request_bytes"]))
+            relays.append(relay(decisions, singles[-1]["answer_bytes"], singles[-1]["request_bytes"]))
         concurrents = []
         for _ in range(max(1, repeats // 2)):
             tokens = referee.start_matches("bench-alternate", 8, {"decisions": decisions})
@@ -347,6 +442,8 @@ def measure(decisions: int, repeats: int, game: str | None) -> dict[str, Any]:
         "request_bytes": single["request_bytes"],
         "answer_bytes": single["answer_bytes"],
         "paired_median_ratio": round(paired, 3),
+        "relay_two_streams_per_s": round(max(relays), 1),
+        "ratio_to_relay": round(single["decisions_per_s"] / max(relays), 3),
         "runs": repeats,
         "decisions_per_match": decisions,
         "cpus": os.cpu_count(),
@@ -363,6 +460,7 @@ def print_table(f: dict[str, Any]) -> None:
         ("referee, 1 match", f"{f['decisions_per_s']:.0f}", f"{f['p50_ms']:.3f}", f"{f['p99_ms']:.3f}"),
         ("raw gRPC ping-pong", f"{f['raw_pingpong_per_s']:.0f}", f"{f['pingpong_p50_ms']:.3f}",
          f"{f['pingpong_p99_ms']:.3f}"),
+        ("bare 2-stream relay", f"{f['relay_two_streams_per_s']:.0f}", "", ""),
         ("referee, 8 matches", f"{f['concurrent8_decisions_per_s']:.0f}", f"{f['concurrent8_p50_ms']:.3f}",
          f"{f['concurrent8_p99_ms']:.3f}"),
     ]
@@ -374,7 +472,8 @@ def print_table(f: dict[str, Any]) -> None:
     for row in rows:
         print(f"{row[0]:22} {row[1]:>12} {row[2]:>9} {row[3]:>9}")
     print(f"ratio referee / ping-pong: {f['ratio']:.2f} (best of {f['runs']} each; median of paired runs "
-          f"{f['paired_median_ratio']:.2f}; target {TARGET_RATIO:.2f}); 8 matches: "
+          f"{f['paired_median_ratio']:.2f}; target {TARGET_RATIO:.2f}); referee / bare relay "
+          f"{f['ratio_to_relay']:.2f}; 8 matches: "
           f"{f['concurrent8_decisions_per_s']:.0f}/s (target {TARGET_CONCURRENT8:.0f}); messages "
           f"{f['request_bytes']} B request, {f['answer_bytes']} B answer; {f['cpus']} CPUs")
 
@@ -387,7 +486,9 @@ def main() -> None:
     parser.add_argument("--game", help="also measure one match of this real game (house-free, first action)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--json-out", type=Path, help="also write the JSON here")
-    parser.add_argument("--role", choices=["seats", "echo-server", "echo-client"], help=argparse.SUPPRESS)
+    parser.add_argument("--role", choices=["seats", "echo-server", "echo-client", "relay-server", "relay-client"],
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--side", help=argparse.SUPPRESS)
     parser.add_argument("--address", help=argparse.SUPPRESS)
     parser.add_argument("--tokens", help=argparse.SUPPRESS)
     parser.add_argument("--port-file", type=Path, help=argparse.SUPPRESS)
@@ -401,6 +502,13 @@ def main() -> None:
         return
     if args.role == "echo-server":
         asyncio.run(role_echo_server(args.port_file))
+        return
+    if args.role == "relay-server":
+        asyncio.run(role_relay_server(args.port_file))
+        return
+    if args.role == "relay-client":
+        print(json.dumps(asyncio.run(role_relay_client(args.port, args.side, args.n, args.request_size,
+                                                       args.reply_size))))
         return
     if args.role == "echo-client":
         print(json.dumps(asyncio.run(role_echo_client(args.port, args.n, args.request_size, args.reply_size))))
