@@ -18,6 +18,11 @@ OPTIONS = (
                "How many of the 4 dealt scoring cards a seat keeps: 'keep-three' (the rules), 'first-game' "
                "(keep two or three) or 'all-four' (the experienced variant: keep all, no choice).",
                str, choices=("keep-three", "first-game", "all-four")),
+    OptionSpec("scoring_data", "template",
+               "The scoring card values: 'template' (the RULINGS.md template, data/scoring.json) or 'balanced' "
+               "(data/scoring_balanced.json: the organiser's choice to deviate from the template so that no "
+               "scoring card type outscores the others; see the README's design note).",
+               str, choices=("template", "balanced")),
     OptionSpec("public_scoring_cards", False,
                "Ruling: kept scoring cards stay private until the end (the rulebook lays them face up; "
                "true does that).", bool),

@@ -2,8 +2,10 @@
 
 The cards are designed to the template of RULINGS.md (no card list is published); the
 files are the single source of truth and ``tests/games/fly_away/test_data.py`` checks
-every template constraint. The engine only ever sees small integers: a bird card is its
-id, a species is its index in SPECIES, a scoring card is its index in SCORING.
+every template constraint. ``scoring_balanced.json`` is an optional second set of
+scoring card values that deviates from the template on purpose (option ``scoring_data``;
+README's design note). The engine only ever sees small integers: a bird card is its id,
+a species is its index in SPECIES, a scoring card is its index in SCORING.
 """
 
 from __future__ import annotations
@@ -52,14 +54,27 @@ ABILITY_OF: tuple[str | None, ...] = tuple(BIRDS[i].ability if i in BIRDS else N
 _scoring = _load("scoring.json")
 AREAS: dict[str, int] = {name: mask_of(SLOT_BY_NAME[s] for s in slots) for name, slots in _scoring["areas"].items()}
 SCORING_TYPES: tuple[str, ...] = tuple(_scoring["areas"])
-SCORING: tuple[ScoringCard, ...] = tuple(
-    ScoringCard(
-        c["id"], c["area"], AREAS[c["area"]],
-        tuple(c["points"][s] for s in SPECIES),
-        SPECIES_INDEX[c["no_card"]["species"]], c["no_card"]["points"],
-    )
-    for c in _scoring["cards"]
-)
+
+
+def scoring_card(card: dict[str, Any]) -> ScoringCard:
+    """A scoring card from its JSON (the data files' format, also ``scoring_json``'s)."""
+    points = card["points"]
+    return ScoringCard(card["id"], card["area"], AREAS[card["area"]], tuple(points[s] for s in SPECIES),
+                       SPECIES_INDEX[card["no_card"]["species"]], card["no_card"]["points"])
+
+
+# The scoring card values, by the organiser's option ``scoring_data``: "template" is the
+# RULINGS.md template (data/scoring.json), "balanced" a deliberate deviation from it that
+# evens the four types out (data/scoring_balanced.json; README's design note). Both sets
+# have the same 20 card ids, types and areas in the same order, so a card's index, its
+# draw pile and its notation do not depend on the set: only points and bonuses do.
+SCORING_SETS: dict[str, tuple[ScoringCard, ...]] = {
+    "template": tuple(scoring_card(c) for c in _scoring["cards"]),
+    "balanced": tuple(scoring_card(c) for c in _load("scoring_balanced.json")["cards"]),
+}
+SCORING: tuple[ScoringCard, ...] = SCORING_SETS["template"]
+if any([(c.id, c.kind) for c in cards] != [(c.id, c.kind) for c in SCORING] for cards in SCORING_SETS.values()):
+    raise ValueError("fly-away: every scoring set must list the template's card ids and types in order")
 SCORING_INDEX: dict[str, int] = {c.id: i for i, c in enumerate(SCORING)}
 # Scoring card indices of each type, in file order: the four draw piles.
 SCORING_PILES: tuple[tuple[int, ...], ...] = tuple(
@@ -84,8 +99,8 @@ def bird_json(card: int) -> dict[str, Any]:
     return {"id": card, "species": SPECIES[b.species], "ability": b.ability}
 
 
-def scoring_json(index: int) -> dict[str, Any]:
-    c = SCORING[index]
+def scoring_json(index: int, table: tuple[ScoringCard, ...] = SCORING) -> dict[str, Any]:
+    c = table[index]
     return {
         "id": c.id,
         "area": c.kind,

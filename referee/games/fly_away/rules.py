@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..core.result import Result
 from .actions import Done, Flip, Swap, Take
-from .data import ABILITY_OF, SCORING, SPECIES, SPECIES_BONUS, SPECIES_OF
+from .data import ABILITY_OF, SCORING, SCORING_SETS, SPECIES, SPECIES_BONUS, SPECIES_OF, ScoringCard
 from .geometry import GROUPS, SLOT_COUNT, WEDGE, anchors_for, cell_of, narrow, slots_of
 
 if TYPE_CHECKING:
@@ -211,7 +211,8 @@ class Score(NamedTuple):
 
 
 def score(cards: Sequence[int], flipped: frozenset[int] | set[int], kept: Sequence[int],
-          penalties: Sequence[int], double_counts_for_set: bool = False) -> Score:
+          penalties: Sequence[int], double_counts_for_set: bool = False,
+          table: Sequence[ScoringCard] = SCORING) -> Score:
     """Final scoring of one formation given by wedge slot (EMPTY for a missing card).
 
     Per scoring card: the points of each card of its area by species (a doubling card
@@ -222,7 +223,7 @@ def score(cards: Sequence[int], flipped: frozenset[int] | set[int], kept: Sequen
     per_bird = [0] * SLOT_COUNT
     results = []
     for k in kept:
-        card = SCORING[k]
+        card = table[k]
         per = [0] * len(SPECIES)
         present = 0
         for slot in AREA_SLOTS[k]:
@@ -257,8 +258,9 @@ def rank(scores: Sequence[Score]) -> tuple[int, ...]:
 
 def final_scores(state: FlyAwayState) -> list[Score]:
     double = state.options["double_counts_for_set"]
+    table = SCORING_SETS[state.options["scoring_data"]]
     return [
-        score(board(state, s), state.flipped[s], state.kept[s] or (), state.penalties[s], double)
+        score(board(state, s), state.flipped[s], state.kept[s] or (), state.penalties[s], double, table)
         for s in range(state.players)
     ]
 

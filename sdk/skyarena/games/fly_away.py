@@ -16,6 +16,7 @@ from itertools import combinations
 from typing import Any
 
 from referee.games.fly_away import actions as fa_actions
+from referee.games.fly_away import data as fa_data
 from referee.games.fly_away.actions import Action, Done, Flip, Keep, Swap, Take
 from referee.games.fly_away.data import ABILITY_OF, SCORING, SCORING_INDEX, SPECIES, SPECIES_INDEX
 from referee.games.fly_away.geometry import GROUPS, SLOT_COUNT, SLOT_INDEX, WEDGE, anchors_for
@@ -200,11 +201,25 @@ def _action(value: Any) -> Action:
 
 SPECIES_COUNT = len(SPECIES)
 # Average points a scoring card of each type earned in heuristic self-play (README's
-# design note): the prior of the keep decision.
-TYPE_PRIOR = {"outside": 31.0, "center": 18.5, "top": 18.5, "bottom": 26.0}
+# design note), per value set (option scoring_data): the prior of the keep decision.
+TYPE_PRIORS = {
+    "template": {"outside": 31.0, "center": 18.5, "top": 18.5, "bottom": 26.0},
+    "balanced": {"outside": 19.0, "center": 19.0, "top": 19.0, "bottom": 19.0},
+}
 SET_WEIGHT = 2.0       # per card toward two of each species (the 20-point set bonus)
 TEMPO = 1.0            # per card played: finishing first avoids penalty cards
 ABILITY_VALUE = {"swap": 2.0, "flip": 1.0, "double": 0.0, None: 0.0}
+
+
+def _table(obs: Observation) -> tuple[fa_data.ScoringCard, ...]:
+    """The engine's scoring cards with the values this game uses, as the observation shows
+    them (the dealt and kept cards; the others keep the template's values, unused)."""
+    table = list(SCORING)
+    for card in list(obs.dealt or ()) + list(obs.me.kept or () if obs.seat is not None else ()):
+        table[SCORING_INDEX[card.id]] = fa_data.ScoringCard(
+            card.id, card.area, fa_data.AREAS[card.area], tuple(card.points[s] for s in SPECIES),
+            SPECIES_INDEX[card.no_card_species], card.no_card_points)
+    return tuple(table)
 
 
 class HeuristicBot(Bot):
@@ -213,9 +228,11 @@ class HeuristicBot(Bot):
     its end-of-game abilities by exact scoring."""
 
     name = "heuristic"
+    _cards: tuple[fa_data.ScoringCard, ...] = SCORING   # the scoring card values in force (set by act)
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
         obs = observation if isinstance(observation, Observation) else Observation.from_json(observation)
+        self._cards = _table(obs)
         legal = [_action(a) for a in legal_actions]
         if obs.phase == "keep":
             choice = self._keep(obs, legal)
@@ -227,10 +244,13 @@ class HeuristicBot(Bot):
 
     # keep: the prior of each card plus how well the cards agree where their areas overlap
     def _keep(self, obs: Observation, legal: list[Action]) -> Action:
+        values = self.info.options.get("scoring_data") if self.info is not None else None
+        prior = TYPE_PRIORS.get(values or "template", TYPE_PRIORS["template"])
+
         def value(action: Action) -> float:
             assert isinstance(action, Keep)
-            cards = [SCORING[c] for c in action.cards]
-            total = sum(TYPE_PRIOR[c.kind] for c in cards)
+            cards = [self._cards[c] for c in action.cards]
+            total = sum(prior[c.kind] for c in cards)
             for a, b in combinations(cards, 2):
                 overlap = bin(a.area & b.area).count("1") / min(bin(a.area).count("1"), bin(b.area).count("1"))
                 agree = sum(x * y for x, y in zip(a.points, b.points)) / 30.0
@@ -242,7 +262,7 @@ class HeuristicBot(Bot):
     # play: score each take under every anchor that survives it
     def _play(self, obs: Observation, legal: list[Action]) -> Action:
         me = obs.me
-        kept = [SCORING[SCORING_INDEX[k.id]] for k in me.kept or ()]
+        kept = [self._cards[SCORING_INDEX[k.id]] for k in me.kept or ()]
         # slot_value[s][sp]: points of one card of species sp at wedge slot s over the kept cards
         slot_value = [[sum(c.points[sp] for c in kept if c.area >> s & 1) for sp in range(SPECIES_COUNT)]
                       for s in range(SLOT_COUNT)]
@@ -317,7 +337,7 @@ class HeuristicBot(Bot):
         penalties = list(me.penalties)
 
         def value(cards: list[int], down: set[int]) -> int:
-            return score(cards, down, kept, penalties).total
+            return score(cards, down, kept, penalties, table=self._cards).total
 
         def with_best_flips(cards: list[int], down: set[int]) -> int:
             down = set(down)

@@ -87,3 +87,22 @@ def test_11_penalty_cards() -> None:
 
 def test_species_bonus_10_for_one_of_each_20_for_two() -> None:
     assert data.SPECIES_BONUS == ((2, 20), (1, 10))
+
+
+def test_the_balanced_set_changes_only_values_and_keeps_the_rotation() -> None:
+    """scoring_balanced.json deviates from the template's values on purpose (README), and
+    from nothing else: same ids, types and order, each type still rotates its pattern."""
+    template, balanced = raw("scoring.json")["cards"], raw("scoring_balanced.json")["cards"]
+    assert [(c["id"], c["area"]) for c in balanced] == [(c["id"], c["area"]) for c in template]
+    for kind in ("outside", "center", "top", "bottom"):
+        mine = [c for c in balanced if c["area"] == kind]
+        first = mine[0]
+        for k, card in enumerate(mine):
+            assert card["points"] == {SPECIES[(i + k) % 5]: first["points"][SPECIES[i]] for i in range(5)}
+            assert card["no_card"]["points"] == first["no_card"]["points"]
+            assert SPECIES.index(card["no_card"]["species"]) == (SPECIES.index(first["no_card"]["species"]) + k) % 5
+    changed = {c["area"] for t, c in zip(template, balanced) if t != c}
+    assert changed == {"outside", "bottom"}
+    assert data.SCORING_SETS["template"] == data.SCORING
+    assert [c.points for c in data.SCORING_SETS["balanced"]] == [
+        tuple(c["points"][s] for s in SPECIES) for c in balanced]

@@ -18,8 +18,9 @@ def test_spec_declares_every_option_with_the_rulings_as_defaults() -> None:
     spec = GAMES["fly-away"]
     defaults = {o.name: o.default for o in spec.all_options()}
     assert defaults == {
-        "scoring_cards": "keep-three", "public_scoring_cards": False, "ability_order": "swaps-then-flips",
-        "double_counts_for_set": False, "empty_penalty_pile": "no-penalty", "setup": None,
+        "scoring_cards": "keep-three", "scoring_data": "template", "public_scoring_cards": False,
+        "ability_order": "swaps-then-flips", "double_counts_for_set": False, "empty_penalty_pile": "no-penalty",
+        "setup": None,
     }
     assert (spec.min_players, spec.max_players) == (2, 5)
     assert spec.rulebook == "docs/rules/fly-away.md"
@@ -28,6 +29,7 @@ def test_spec_declares_every_option_with_the_rulings_as_defaults() -> None:
 @pytest.mark.parametrize(("name", "value", "hint"), [
     ("scoring_cards", "keep-five", "'keep-three', 'first-game', 'all-four'"),
     ("ability_order", "flips-first", "'swaps-then-flips', 'any-order'"),
+    ("scoring_data", "fair", "'template', 'balanced'"),
     ("public_scoring_cards", "maybe", "true/false"),
     ("empty_penalty_pile", -4, "'no-penalty', 'minus-4'"),
     ("colour", "red", "known options"),

@@ -10,7 +10,7 @@ import pytest
 from referee.games import IllegalAction
 from referee.games.core.playout import random_playout
 from referee.games.core.rng import CounterRng
-from referee.games.fly_away.data import BIRDS, SCORING_INDEX, TYPE_OF, deck_for
+from referee.games.fly_away.data import BIRDS, SCORING_INDEX, SCORING_SETS, TYPE_OF, deck_for
 from referee.games.fly_away.geometry import SLOT_NAMES
 from referee.games.fly_away.rules import Score, board, rank, score
 from tests.games.fly_away.helpers import bird, birds, cells, full_formation, game, legal, play
@@ -328,6 +328,31 @@ def test_each_scoring_card_counts_its_area_and_the_no_card_bonus() -> None:
     # bottom-1: swan 4, flamingo -2, goose 1, crane 2, pelican 3; no goose 7.
     (bottom,) = score(cards, set(), ids("bottom-1"), []).cards
     assert bottom.species == (0, 0, 0, 8, 3) and bottom.no_card == 7 and bottom.total == 18
+
+
+def test_the_balanced_scoring_data_scores_its_own_values() -> None:
+    cards = board_of("sss fggf ccpcc")
+    balanced = SCORING_SETS["balanced"]
+    # outside-1 balanced: swan 2, flamingo 2, goose 1, crane 1, pelican -2; no swan 6.
+    (outside,) = score(cards, set(), ids("outside-1"), [], table=balanced).cards
+    assert outside.species == (6, 4, 0, 4, -2) and outside.no_card == 0 and outside.total == 12
+    # bottom-1 balanced: swan 3, flamingo -2, goose 1, crane 2, pelican 2; no goose 5.
+    (bottom,) = score(cards, set(), ids("bottom-1"), [], table=balanced).cards
+    assert bottom.species == (0, 0, 0, 8, 2) and bottom.no_card == 5 and bottom.total == 15
+
+
+@pytest.mark.parametrize("values", ["template", "balanced"])
+def test_final_scores_use_the_scoring_data_option(values: str) -> None:
+    state = game(2, options={"scoring_data": values})
+    random_playout(state, random.Random(3))
+    result = state.result()
+    assert result is not None
+    table = SCORING_SETS[values]
+    for seat, breakdown in enumerate(result.details["scores"]):
+        expected = score(board(state, seat), state.flipped[seat], state.kept[seat] or (), state.penalties[seat],
+                         table=table)
+        assert breakdown == expected.to_json()
+    assert state.observation(0)["seats"][1]["kept"][0]["no_card"]["points"] == table[state.kept[1][0]].no_card_points
 
 
 def test_species_set_bonus_10_for_each_once_20_for_each_twice() -> None:
