@@ -1,25 +1,35 @@
 """Referee throughput and latency over loopback, beside a raw gRPC ping-pong of the same size.
 
-Everything runs as separate processes, as in production: the referee (``skyarena referee
-serve``), one process per seat playing with the SDK's remote runner logic (typed
-observation conversion, ``Bot.act``, answer encoding), and for the baseline a bare gRPC
-echo server with a client that sends messages of the referee's answer size and gets back
-messages of its turn-request size, on one bidirectional stream, strictly one at a time.
+The referee and the bots run as separate processes, as in production: the referee
+(``skyarena referee serve``), and a bot process whose seats play with the SDK's remote
+runner logic (typed observation conversion, ``Bot.act``, answer encoding), each seat over
+its own ``Play`` stream, as a real gRPC client over loopback. The baseline is a bare gRPC
+echo server with a client process that sends messages of the referee's answer size and
+gets back messages of its turn-request size, on one bidirectional stream, strictly one at
+a time.
+
+Both figures therefore have the same topology: one server process and one client process
+(the single match's two seats are two streams of one client process, on one event loop).
+The same match with each seat in its own process is reported beside it
+(``decisions_per_s_two_processes``): on a two-core machine three busy processes share two
+cores, which costs about a third by itself (``relay_two_streams_per_s`` shows it with no
+referee in between).
 
 The game is a dedicated two-seat alternating game with a trivial rule (``bench-alternate``)
 so the figures measure the referee and the protocol, not an engine (``bench/engines.py``
 does that); ``--game`` measures a real game too.
 
 - decisions_per_s: seat decisions answered per second in one match (strictly sequential:
-  one decision in flight, the same shape as the ping-pong);
+  one decision in flight, the same shape as the ping-pong), both seats in one bot process;
+- decisions_per_s_two_processes: the same with each seat in its own bot process;
 - p50_ms / p99_ms: the referee's turnaround per decision, from a bot sending its answer to
   the next turn request arriving at a bot (two network hops plus the referee's work),
   against the ping-pong's round trip from send to echo;
 - concurrent8_decisions_per_s: eight such matches at once in one referee (two bot
   processes with eight seats each);
-- relay_two_streams_per_s: the referee's shape with nothing in it (a server passing each
+- relay_two_streams_per_s: the two-process shape with nothing in it (a server passing each
   message from one stream to the other, two client processes taking turns), which shows
-  what the two-stream, two-process topology itself costs against the one-stream ping-pong.
+  what that topology itself costs against the one-stream ping-pong.
 
     python bench/referee.py                 # table
     python bench/referee.py --json          # {"decisions_per_s", "raw_pingpong_per_s", "ratio", ...}
@@ -105,8 +115,8 @@ SPEC = GameSpec(
 # ----- roles (each runs in its own process) ------------------------------------------------
 
 async def role_seats(address: str, tokens: list[str]) -> dict[str, Any]:
-    """Play seats with the SDK's SeatSession; record when each request arrived and each
-    answer left (CLOCK_MONOTONIC is system-wide, so processes' stamps compare)."""
+    """Play seats with the SDK's SeatSession, each over its own channel; record when each
+    request arrived and each answer left (CLOCK_MONOTONIC is system-wide, so processes' stamps compare)."""
     from grpc import aio
 
     from skyarena.bot import Bot
@@ -118,7 +128,11 @@ async def role_seats(address: str, tokens: list[str]) -> dict[str, Any]:
         def act(self, observation: Any, legal_actions: Any) -> Any:
             return 0
 
-    async def play(stub: Any, token: str) -> dict[str, Any]:
+    async def play(token: str) -> dict[str, Any]:
+        async with aio.insecure_channel(address) as channel:  # one channel per seat, as separate bots have
+            return await play_on(pb_grpc.RefereeStub(channel), token)
+
+    async def play_on(stub: Any, token: str) -> dict[str, Any]:
         session = SeatSession(lambda game: FirstBot(), say=lambda text: None)
         call = stub.Play()
         await call.write(pb.BotMessage(join=pb.Join(token=token, client="bench")))
@@ -142,9 +156,7 @@ async def role_seats(address: str, tokens: list[str]) -> dict[str, Any]:
         outcome = session.conclude()
         return {"received": received, "sent": sent, "sizes": sizes, "match_id": outcome.match_id}
 
-    async with aio.insecure_channel(address) as channel:
-        stub = pb_grpc.RefereeStub(channel)
-        seats = await asyncio.gather(*(play(stub, t) for t in tokens))
+    seats = await asyncio.gather(*(play(t) for t in tokens))
     return {"seats": list(seats)}
 
 
@@ -276,10 +288,13 @@ def _percentile(values: list[float], q: float) -> float:
 
 class Referee:
     def __init__(self) -> None:
+        import tempfile
+
         self.token = secrets.token_urlsafe(24)
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - the referee's stderr, shown if it dies; close()
         self.proc = _spawn("-m", "skyarena.cli_remote", "referee", "serve", "--listen", "127.0.0.1:0",
                            "--register-game", "bench.referee:SPEC", "--log-level", "warning",
-                           "--max-matches", "10000", stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           "--max-matches", "10000", stdout=subprocess.PIPE, stderr=self.log,
                            env={"SKYARENA_SERVICE_TOKEN": self.token})
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
@@ -294,6 +309,7 @@ class Referee:
         from skyarena.v1 import referee_pb2 as pb
         from skyarena.v1 import referee_pb2_grpc as pb_grpc
 
+        self.check()
         with grpc.insecure_channel(self.address) as channel:
             stub = pb_grpc.RefereeStub(channel)
             out = []
@@ -306,9 +322,17 @@ class Referee:
                 out.append([s.token for s in response.seats])
             return out
 
+    def check(self) -> None:
+        """Stop the bench with the referee's last words if it died."""
+        if self.proc.poll() is not None:
+            self.log.seek(0)
+            tail = self.log.read().decode(errors="replace")[-4000:]
+            raise SystemExit(f"the referee exited with code {self.proc.returncode}:\n{tail}")
+
     def close(self) -> None:
         self.proc.terminate()
         self.proc.wait(30)
+        self.log.close()
 
 
 def run_seats(address: str, tokens_per_process: list[list[str]]) -> list[dict[str, Any]]:
@@ -402,15 +426,18 @@ def measure(decisions: int, repeats: int, game: str | None) -> dict[str, Any]:
     second), the best of each kept; the median ratio of the pairs is reported too."""
     referee = Referee()
     singles: list[dict[str, Any]] = []
+    separates: list[dict[str, Any]] = []
     pings: list[dict[str, Any]] = []
     relays: list[float] = []
     try:
         # Warm the referee (imports, first-match costs) before measuring.
         warm = referee.start_matches("bench-alternate", 1, {"decisions": 200})
-        run_seats(referee.address, [[warm[0][0]], [warm[0][1]]])
+        run_seats(referee.address, [warm[0]])
         for _ in range(repeats):
             tokens = referee.start_matches("bench-alternate", 1, {"decisions": decisions})
-            singles.append(summarise(run_seats(referee.address, [[tokens[0][0]], [tokens[0][1]]])))
+            singles.append(summarise(run_seats(referee.address, [tokens[0]])))
+            tokens = referee.start_matches("bench-alternate", 1, {"decisions": decisions})
+            separates.append(summarise(run_seats(referee.address, [[tokens[0][0]], [tokens[0][1]]])))
             pings.append(pingpong(decisions, singles[-1]["answer_bytes"], singles[-1]["request_bytes"]))
             relays.append(relay(decisions, singles[-1]["answer_bytes"], singles[-1]["request_bytes"]))
         concurrents = []
@@ -421,7 +448,7 @@ def measure(decisions: int, repeats: int, game: str | None) -> dict[str, Any]:
         extra = None
         if game:
             tokens = referee.start_matches(game, 1, {})
-            extra = summarise(run_seats(referee.address, [[tokens[0][0]], [tokens[0][1]]]))
+            extra = summarise(run_seats(referee.address, [tokens[0]]))
     finally:
         referee.close()
     single = max(singles, key=lambda s: s["decisions_per_s"])
@@ -442,8 +469,10 @@ def measure(decisions: int, repeats: int, game: str | None) -> dict[str, Any]:
         "request_bytes": single["request_bytes"],
         "answer_bytes": single["answer_bytes"],
         "paired_median_ratio": round(paired, 3),
+        "decisions_per_s_two_processes": round(max(s["decisions_per_s"] for s in separates), 1),
+        "ratio_two_processes": round(max(s["decisions_per_s"] for s in separates) / ping["per_s"], 3),
         "relay_two_streams_per_s": round(max(relays), 1),
-        "ratio_to_relay": round(single["decisions_per_s"] / max(relays), 3),
+        "ratio_two_processes_to_relay": round(max(s["decisions_per_s"] for s in separates) / max(relays), 3),
         "runs": repeats,
         "decisions_per_match": decisions,
         "cpus": os.cpu_count(),
@@ -458,9 +487,10 @@ def measure(decisions: int, repeats: int, game: str | None) -> dict[str, Any]:
 def print_table(f: dict[str, Any]) -> None:
     rows = [
         ("referee, 1 match", f"{f['decisions_per_s']:.0f}", f"{f['p50_ms']:.3f}", f"{f['p99_ms']:.3f}"),
+        ("referee, 1 match, 2 bot processes", f"{f['decisions_per_s_two_processes']:.0f}", "", ""),
         ("raw gRPC ping-pong", f"{f['raw_pingpong_per_s']:.0f}", f"{f['pingpong_p50_ms']:.3f}",
          f"{f['pingpong_p99_ms']:.3f}"),
-        ("bare 2-stream relay", f"{f['relay_two_streams_per_s']:.0f}", "", ""),
+        ("bare relay, 2 processes", f"{f['relay_two_streams_per_s']:.0f}", "", ""),
         ("referee, 8 matches", f"{f['concurrent8_decisions_per_s']:.0f}", f"{f['concurrent8_p50_ms']:.3f}",
          f"{f['concurrent8_p99_ms']:.3f}"),
     ]
@@ -468,13 +498,13 @@ def print_table(f: dict[str, Any]) -> None:
         g = f["game"]
         rows.append((f"referee, {g['name']}", f"{g['decisions_per_s']:.0f}", f"{g['p50_ms']:.3f}",
                      f"{g['p99_ms']:.3f}"))
-    print(f"{'':22} {'decisions/s':>12} {'p50 ms':>9} {'p99 ms':>9}")
+    print(f"{'':34} {'decisions/s':>12} {'p50 ms':>9} {'p99 ms':>9}")
     for row in rows:
-        print(f"{row[0]:22} {row[1]:>12} {row[2]:>9} {row[3]:>9}")
+        print(f"{row[0]:34} {row[1]:>12} {row[2]:>9} {row[3]:>9}")
     print(f"ratio referee / ping-pong: {f['ratio']:.2f} (best of {f['runs']} each; median of paired runs "
-          f"{f['paired_median_ratio']:.2f}; target {TARGET_RATIO:.2f}); referee / bare relay "
-          f"{f['ratio_to_relay']:.2f}; 8 matches: "
-          f"{f['concurrent8_decisions_per_s']:.0f}/s (target {TARGET_CONCURRENT8:.0f}); messages "
+          f"{f['paired_median_ratio']:.2f}; target {TARGET_RATIO:.2f}); with 2 bot processes "
+          f"{f['ratio_two_processes']:.2f} of the ping-pong, {f['ratio_two_processes_to_relay']:.2f} of the bare "
+          f"relay; 8 matches: {f['concurrent8_decisions_per_s']:.0f}/s (target {TARGET_CONCURRENT8:.0f}); messages "
           f"{f['request_bytes']} B request, {f['answer_bytes']} B answer; {f['cpus']} CPUs")
 
 
