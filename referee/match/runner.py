@@ -174,9 +174,10 @@ class MatchRunner:
 
     # ----- internals -----------------------------------------------------------------
     def _expect(self, seat: int) -> None:
-        if self.finished:
+        movers = self.state.to_move()
+        if not movers:
             raise RuntimeError("the match is over")
-        if seat not in self.state.to_move() or seat in self._answers:
+        if seat not in movers or seat in self._answers:
             raise RuntimeError(f"seat {seat} is not awaited now (turn {self.turn})")
 
     def _resolve(self, seat: int, answer: Any) -> Any:
@@ -219,14 +220,16 @@ class MatchRunner:
     def _advance(self) -> None:
         """Fill in forfeited seats and apply joint actions while nothing else is awaited."""
         state = self.state
-        while not state.is_over():
-            movers = state.to_move()
+        while movers := state.to_move():  # empty once the game is over
+            answers = self._answers
+            if self.forfeited:
+                for seat in movers:
+                    if seat in self.forfeited and seat not in answers:
+                        answers[seat] = self.fallback(state, seat)
             for seat in movers:
-                if seat in self.forfeited and seat not in self._answers:
-                    self._answers[seat] = self.fallback(state, seat)
-            if any(seat not in self._answers for seat in movers):
-                return
-            joint = {seat: self._answers[seat] for seat in movers}
+                if seat not in answers:
+                    return
+            joint = {seat: answers[seat] for seat in movers}
             self._answers = {}
             state.apply(joint)
             if state.decisions > self._limit:

@@ -235,15 +235,16 @@ class Outbox:
             await self.write(message)
 
 
-@dataclass
 class Awaiting:
-    """The decision a seat owes: its request, when it was sent, and its deadline timer."""
+    """The decision a seat owes: its request, when it was sent, and its deadline."""
 
-    number: int
-    turn: pb.TurnRequest
-    sent_at: float
-    deadline: float
-    timer: asyncio.TimerHandle
+    __slots__ = ("number", "turn", "sent_at", "deadline")
+
+    def __init__(self, number: int, turn: pb.TurnRequest, sent_at: float, deadline: float) -> None:
+        self.number = number
+        self.turn = turn
+        self.sent_at = sent_at
+        self.deadline = deadline
 
 
 @dataclass
@@ -254,6 +255,12 @@ class Seat:
     outbox: Outbox | None = None
     client: str = ""
     awaiting: Awaiting | None = None
+    # The seat's deadline timer and the time it fires at. It is not cancelled when an answer
+    # comes in time: the next decision's deadline is later, so the timer, when it fires, finds
+    # a later deadline and re-arms for it (one timer per seat and deadline passed, instead of
+    # one scheduled and cancelled per decision).
+    timer: asyncio.TimerHandle | None = None
+    timer_at: float = 0.0
     # Public events gathered since the last message to this seat, as constructor arguments
     # (the whole message is then built in one call into the protobuf runtime).
     events: list[dict[str, Any]] | None = None
@@ -379,9 +386,7 @@ class Match:
             return
         self._join_timer.cancel()
         for seat in self.seats:
-            if seat.awaiting is not None:
-                seat.awaiting.timer.cancel()
-                seat.awaiting = None
+            seat.awaiting = None
         self.phase = Phase.ABORTED
         self.abort_reason = reason
         log.warning("match_aborted", match_id=self.id, reason=reason)
@@ -398,6 +403,9 @@ class Match:
     def _end(self) -> None:
         self.ended = time.time()
         for seat in self.seats:
+            if seat.timer is not None:
+                seat.timer.cancel()
+                seat.timer = None
             self._send(seat, end=self.end_message(for_seat=seat.index))
             if seat.outbox is not None:
                 seat.outbox.close()
@@ -447,8 +455,13 @@ class Match:
             message = seat.message(turn=turn) if seat.outbox is not None else _REFEREE_MESSAGE(turn=turn)
         now = self._loop.time()
         deadline = now + deadline_s
-        timer = self._loop.call_at(deadline, self._deadline_passed, seat, request.turn)
-        seat.awaiting = Awaiting(request.turn, message.turn, now, deadline, timer)
+        seat.awaiting = Awaiting(request.turn, message.turn, now, deadline)
+        timer = seat.timer
+        if timer is None or seat.timer_at > deadline:  # else the armed timer fires first and re-arms
+            if timer is not None:
+                timer.cancel()
+            seat.timer_at = deadline
+            seat.timer = self._loop.call_at(deadline, self._deadline_timer, seat)
         if seat.outbox is not None:
             seat.outbox.put(message)
 
@@ -469,8 +482,7 @@ class Match:
         if self.phase is not Phase.RUNNING or awaiting is None or answer.turn != awaiting.number:
             self._refuse(seat, answer.turn, awaiting)
             return
-        awaiting.timer.cancel()
-        seat.awaiting = None
+        seat.awaiting = None  # its deadline timer stays armed for the next decision (see Seat)
         elapsed = now - awaiting.sent_at
         self._stats.decided(elapsed)
         runner = self.runner
@@ -514,10 +526,20 @@ class Match:
         notice = pb.Notice(code=_code(grpc.StatusCode.FAILED_PRECONDITION), message=text)
         self._send(seat, notice=notice)
 
-    def _deadline_passed(self, seat: Seat, turn: int) -> None:
+    def _deadline_timer(self, seat: Seat) -> None:
+        """A seat's deadline timer fired: the awaited decision's deadline passed, or the timer
+        was armed for an earlier decision (answered in time) and re-arms for this one."""
+        seat.timer = None
         awaiting = seat.awaiting
-        if self.phase is not Phase.RUNNING or awaiting is None or awaiting.number != turn:
+        if self.phase is not Phase.RUNNING or awaiting is None:
             return
+        if awaiting.deadline > seat.timer_at:
+            seat.timer_at = awaiting.deadline
+            seat.timer = self._loop.call_at(awaiting.deadline, self._deadline_timer, seat)
+            return
+        self._deadline_passed(seat, awaiting)
+
+    def _deadline_passed(self, seat: Seat, awaiting: Awaiting) -> None:
         seat.awaiting = None
         elapsed = self._loop.time() - awaiting.sent_at
         self._stats.decided(elapsed)

@@ -573,13 +573,17 @@ def _build_action(cls: type, data: Mapping[str, Any]) -> Any:
 
 # ----- observations ----------------------------------------------------------------------
 
+# json.dumps with arguments builds an encoder per call; this one is built once.
+_compact_json = json.JSONEncoder(separators=(",", ":")).encode
+
+
 def observation_kwargs(game: str, data: Mapping[str, Any], wire: GameWire | None | bool = True) -> dict[str, Any]:
     """Constructor arguments of an ``Observation`` message: the game's typed message, or JSON
     text. ``wire`` may pass the game's GameWire (or None) when the caller looked it up."""
     if wire is True:
         wire = wire_for(game)
     if not isinstance(wire, GameWire):
-        return {"json": json.dumps(data, separators=(",", ":"))}
+        return {"json": _compact_json(data)}
     if wire.observation_out is not None:
         data = wire.observation_out(data)
     return {wire.field: message_kwargs(wire.observation_type, data)}
@@ -598,7 +602,7 @@ def observation_to_proto(game: str, data: Mapping[str, Any], out: game_pb2.Obser
         getattr(message, wire.field).CopyFrom(typed)
         return message
     message = out if out is not None else game_pb2.Observation()
-    message.json = json.dumps(data, separators=(",", ":"))
+    message.json = _compact_json(data)
     return message
 
 
