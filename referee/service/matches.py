@@ -300,7 +300,7 @@ class Match:
         self.players = state.players
         self.seed = state.seed
         self.options = dict(state.options)
-        self.public_options_json = json.dumps({k: v for k, v in state.options.items() if k != "setup"},
+        self.public_options_json = json.dumps(state.public_options(),
                                               sort_keys=True)
         self.time_control = time_control
         self.strike_limit = strike_limit

@@ -21,6 +21,13 @@ from .games import observation_class, to_observation
 DEFAULT_LOCAL_TIME = TimeControl(move_s=5.0, bank_s=30.0, first_move_s=10.0)
 
 
+def match_infos(state: State, match_id: str = "") -> list[MatchInfo]:
+    """What each seat's bot is told at the start: never the seed or the ``setup`` deal."""
+    options = state.public_options()
+    return [MatchInfo(state.game, seat, state.players, options, bot_seed(state.seed, seat), match_id)
+            for seat in range(state.players)]
+
+
 def play_match(
     game: str,
     bots: Sequence[Bot],
@@ -33,9 +40,7 @@ def play_match(
     """Play one match; seat i is ``bots[i]``."""
     state = make(game, len(bots), seed, options)
     runner = MatchRunner(state, time_control or DEFAULT_LOCAL_TIME, strike_limit, match_id=match_id)
-    public_options = {k: v for k, v in state.options.items() if k != "setup"}
-    infos = [MatchInfo(game, seat, len(bots), public_options, bot_seed(seed, seat), match_id)
-             for seat in range(len(bots))]
+    infos = match_infos(state, match_id)
     for seat, bot in enumerate(bots):
         try:
             bot.start(infos[seat])
@@ -71,9 +76,8 @@ def play_unclocked(game: str, bots: Sequence[Bot], seed: int = 0, options: dict[
     final state: the fastest way to evaluate bots over thousands of games. A bot that
     answers badly raises here instead of getting a strike."""
     state = make(game, len(bots), seed, options)
-    public_options = {k: v for k, v in state.options.items() if k != "setup"}
-    for seat, bot in enumerate(bots):
-        bot.start(MatchInfo(game, seat, len(bots), public_options, bot_seed(seed, seat)))
+    for bot, info in zip(bots, match_infos(state)):
+        bot.start(info)
     observation_type = observation_class(game)
     while not state.is_over():
         joint = {}

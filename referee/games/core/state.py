@@ -84,6 +84,10 @@ class State(ABC):
         actions do not change."""
 
     # ----- shared machinery ------------------------------------------------------------
+    def public_options(self) -> dict[str, Any]:
+        """The options a bot may be told: all but ``setup``, which would reveal the deal."""
+        return {k: v for k, v in self.options.items() if k != "setup"}
+
     def is_over(self) -> bool:
         return not self.to_move()
 
