@@ -19,7 +19,6 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -150,10 +149,6 @@ def _print_row(r: EngineFigures, header: bool) -> None:
     mark = "" if r.met is None else ("  ok: " if r.met else "  MISSED: ") + r.target
     print(f"{r.game:<18} {r.players:>2} {r.games_per_s:>10.1f} {r.decisions_per_s:>12.0f} {r.clone_us:>9.2f}{mark}",
           flush=True)
-
-
-def as_json(figures: list[EngineFigures]) -> list[dict[str, Any]]:
-    return [asdict(f) for f in figures]
 
 
 if __name__ == "__main__":

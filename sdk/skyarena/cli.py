@@ -97,7 +97,7 @@ def play(game: str, bots: tuple[str, ...], n_games: int, seed: int, option_pairs
         raise UserError(str(exc)) from None
     if replay_dir is not None:
         replay_dir.mkdir(parents=True, exist_ok=True)
-    control = TimeControl(move_s=move_time, bank_s=bank, first_move_s=max(move_time, 2 * move_time))
+    control = TimeControl(move_s=move_time, bank_s=bank, first_move_s=2 * move_time)
 
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=err_console, transient=True,
