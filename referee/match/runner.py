@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.games import GAMES, IllegalAction, MalformedAction, Result, State
 
@@ -28,9 +28,9 @@ def first_legal_action(state: State, seat: int) -> Any:
     return state.legal_actions(seat)[0]
 
 
-@dataclass(frozen=True)
-class DecisionRequest:
-    """What a seat is asked: its view, its legal actions and its clock."""
+class DecisionRequest(NamedTuple):
+    """What a seat is asked: its view, its legal actions and its clock. (A named tuple: one
+    is made per decision on the referee's hot path.)"""
 
     seat: int
     turn: int
@@ -107,13 +107,18 @@ class MatchRunner:
         self.forfeited: list[int] = []
         self.faults: list[Fault] = []
         self._answers: dict[int, Any] = {}
+        # The seats to move and the legal actions already computed in the current step: the
+        # state changes only in _advance, which refreshes both, so each engine call is made
+        # once per step however often the driver asks.
+        self._movers: tuple[int, ...] = state.to_move()
+        self._legal: dict[int, list[Any]] = {}
         self._limit = GAMES[state.game].max_decisions
         self._advance()
 
     # ----- driving -----------------------------------------------------------------
     @property
     def finished(self) -> bool:
-        return self.state.is_over()
+        return not self._movers
 
     @property
     def turn(self) -> int:
@@ -122,20 +127,23 @@ class MatchRunner:
     def pending(self) -> list[DecisionRequest]:
         """The decisions still awaited for the current step (forfeited seats excluded)."""
         state = self.state
+        turn = state.decisions + 1
         requests = []
-        for seat in state.to_move():
+        for seat in self._movers:
             if seat in self._answers:
                 continue
             clock = self.clocks[seat]
-            requests.append(DecisionRequest(
-                seat=seat,
-                turn=self.turn,
-                observation=state.observation(seat),
-                legal_actions=state.legal_actions(seat),
-                time_limit_s=clock.limit_s(),
-                bank_s=clock.bank_s,
-            ))
+            # A copy: what a bot does to its list must not change what its index resolves to.
+            requests.append(DecisionRequest(seat, turn, state.observation(seat), list(self.legal_actions(seat)),
+                                            clock.limit_s(), clock.bank_s))
         return requests
+
+    def legal_actions(self, seat: int) -> list[Any]:
+        """The seat's legal actions in the current step (computed once per step; do not modify)."""
+        legal = self._legal.get(seat)
+        if legal is None:
+            legal = self._legal[seat] = self.state.legal_actions(seat)
+        return legal
 
     def submit(self, seat: int, answer: Any, elapsed_s: float) -> Fault | None:
         """A seat's answer: an action, its notation or its index. Returns the fault, if any."""
@@ -174,7 +182,7 @@ class MatchRunner:
 
     # ----- internals -----------------------------------------------------------------
     def _expect(self, seat: int) -> None:
-        movers = self.state.to_move()
+        movers = self._movers
         if not movers:
             raise RuntimeError("the match is over")
         if seat not in movers or seat in self._answers:
@@ -187,12 +195,12 @@ class MatchRunner:
         if isinstance(answer, bool):
             raise TypeError(f"a bot answered {answer!r}; answer with an action, its notation string or its index")
         if isinstance(answer, int):
-            legal = state.legal_actions(seat)
+            legal = self.legal_actions(seat)
             if not 0 <= answer < len(legal):
                 raise ValueError(f"index {answer} is out of range: there are {len(legal)} legal actions "
                                  f"(0..{len(legal) - 1})")
             return legal[answer]
-        legal = state.legal_actions(seat)
+        legal = self.legal_actions(seat)
         if not any(type(answer) is type(action) for action in legal):
             raise TypeError(f"a bot answered {type(answer).__name__} {answer!r}; answer with one of the legal "
                             "actions, its notation string or its index")
@@ -212,26 +220,38 @@ class MatchRunner:
 
     def _fault(self, seat: int, kind: FaultKind, reason: str) -> Fault:
         fault = self._strike(seat, kind, reason)
-        if not self.finished and seat in self.state.to_move() and seat not in self._answers:
-            self._answers[seat] = self.fallback(self.state, seat)
+        if seat in self._movers and seat not in self._answers:
+            self._answers[seat] = self._fallback(seat)
         self._advance()
         return fault
+
+    def _fallback(self, seat: int) -> Any:
+        """The fallback policy's action for ``seat``; a custom policy's answer is checked,
+        since the joint action is applied without a second legality test."""
+        if self.fallback is first_legal_action:
+            return self.legal_actions(seat)[0]
+        action = self.fallback(self.state, seat)
+        if not self.state.is_legal(seat, action):
+            raise RuntimeError(f"the fallback policy chose {action!r}, which is not legal for seat {seat}")
+        return action
 
     def _advance(self) -> None:
         """Fill in forfeited seats and apply joint actions while nothing else is awaited."""
         state = self.state
-        while movers := state.to_move():  # empty once the game is over
+        while movers := self._movers:  # empty once the game is over
             answers = self._answers
             if self.forfeited:
                 for seat in movers:
                     if seat in self.forfeited and seat not in answers:
-                        answers[seat] = self.fallback(state, seat)
+                        answers[seat] = self._fallback(seat)
             for seat in movers:
                 if seat not in answers:
                     return
             joint = {seat: answers[seat] for seat in movers}
             self._answers = {}
-            state.apply(joint)
+            self._legal = {}
+            state.apply_legal(joint)  # every answer was resolved against this step's legal actions
+            self._movers = state.to_move()
             if state.decisions > self._limit:
                 raise RuntimeError(f"{state.game} exceeded its bound of {self._limit} decisions")
 

@@ -11,7 +11,8 @@ fallback, forfeits, fault records); this module only connects it to streams:
   the deadline it gets the same turn request again (with the time that is left), otherwise
   the deadline records a ``disconnect`` fault and the runner plays the fallback;
 - public events (other seats' moves, faults without reasons) go to the seats with their
-  next message, and to spectators with the public view.
+  next message (at once, in a message of their own, to seats that joined with
+  ``live_events``), and to spectators with the public view.
 
 Everything runs on the event loop thread: the driver's methods are synchronous and never
 await, so a match's state cannot change between two lines of its code. Stream handlers
@@ -33,9 +34,10 @@ from enum import StrEnum
 from typing import Any
 
 import grpc
+from google.protobuf.message import DecodeError
 
 from referee.games import GAMES, State, make
-from referee.match import Fault, FaultKind, MatchRecord, MatchRunner, TimeControl
+from referee.match import DecisionRequest, Fault, FaultKind, MatchRecord, MatchRunner, TimeControl
 from skyarena.bot import bot_seed
 from skyarena.remote import convert
 from skyarena.v1 import referee_pb2 as pb
@@ -49,6 +51,7 @@ from .tokens import SeatTokens
 # The message class called with plain dicts (the runtime accepts them; the stubs do not).
 _REFEREE_MESSAGE: Any = pb.RefereeMessage
 
+LEGAL_ACTIONS_FIELD = pb.TurnRequest.DESCRIPTOR.fields_by_name["legal_actions"].number
 MATCH_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 DEFAULT_TIME_CONTROL = TimeControl(move_s=1.0, bank_s=10.0, first_move_s=5.0)
 
@@ -99,6 +102,9 @@ def _code(code: grpc.StatusCode) -> int:
 # its bot last sent a frame: a bot that stops reading cannot stall another seat's reader for
 # long (the bytes fit in its flow-control window); it falls back to its own writer task.
 DIRECT_BYTES = 32 * 1024
+# Events held for a seat that is not asked for a long time (a forfeited seat's partner in a
+# long game, say) are sent on their own once this many have gathered.
+EVENT_BATCH_LIMIT = 1000
 DIRECT_WRITES = os.environ.get("SKYARENA_DIRECT_WRITES", "1") != "0"
 
 
@@ -254,6 +260,7 @@ class Seat:
     joined: bool = False
     outbox: Outbox | None = None
     client: str = ""
+    live_events: bool = False
     awaiting: Awaiting | None = None
     # The seat's deadline timer and the time it fires at. It is not cancelled when an answer
     # comes in time: the next decision's deadline is later, so the timer, when it fires, finds
@@ -274,9 +281,9 @@ class Seat:
     def message(self, **kind: Any) -> pb.RefereeMessage:
         """The next message: the events so far plus ``kind``."""
         events = self.events
-        self.events = None
         message: pb.RefereeMessage = _REFEREE_MESSAGE(events=events, **kind) if events else \
             _REFEREE_MESSAGE(**kind)
+        self.events = None  # only once the message is built: a failed build loses no event
         return message
 
 
@@ -327,7 +334,7 @@ class Match:
                  time_control=time_control.to_json(), strike_limit=strike_limit)
 
     # ----- seats joining and leaving ---------------------------------------------------
-    def attach(self, seat_index: int, outbox: Outbox, client: str) -> None:
+    def attach(self, seat_index: int, outbox: Outbox, client: str, live_events: bool = False) -> None:
         """A seat's stream joined. Raises RequestError if it cannot play now."""
         seat = self.seats[seat_index]
         if self.phase.over:
@@ -342,6 +349,7 @@ class Match:
         seat.joined = True
         seat.outbox = outbox
         seat.client = client
+        seat.live_events = live_events
         self.metrics.seats_connected.inc()
         welcome = pb.Welcome(
             match_id=self.id, game=self.game, seat=seat_index, players=self.players,
@@ -431,20 +439,28 @@ class Match:
             for request in runner.pending():
                 self._ask(request)
         for seat in self.seats:
-            if seat.events and seat.outbox is not None:
+            events = seat.events
+            if events and seat.outbox is not None and (seat.live_events or len(events) >= EVENT_BATCH_LIMIT):
                 seat.outbox.put(seat.message())
 
-    def _ask(self, request: Any) -> None:
+    def _ask(self, request: DecisionRequest) -> None:
         seat = self.seats[request.seat]
         deadline_s = request.time_limit_s + request.bank_s
         turn: dict[str, Any] = {"turn": request.turn, "move_limit_s": request.time_limit_s,
                                 "bank_s": request.bank_s, "deadline_s": deadline_s}
         game, wire = self.game, self._wire
+        legal = b""
         try:
             turn["observation"] = convert.observation_kwargs(game, request.observation, wire)
-            turn["legal_actions"] = [convert.action_kwargs(game, a, wire) for a in request.legal_actions]
+            if wire is None:
+                turn["legal_actions"] = [{"notation": str(a)} for a in request.legal_actions]
+            else:  # typed actions are spliced in as bytes kept per action (see convert.action_bytes)
+                legal = convert.repeated_field_bytes(
+                    LEGAL_ACTIONS_FIELD, [convert.action_bytes(game, a, wire) for a in request.legal_actions])
             message = seat.message(turn=turn) if seat.outbox is not None else _REFEREE_MESSAGE(turn=turn)
-        except (convert.ConversionError, ValueError, TypeError, KeyError, AttributeError) as exc:
+            if legal:
+                message.turn.MergeFromString(legal)
+        except (convert.ConversionError, ValueError, TypeError, KeyError, AttributeError, DecodeError) as exc:
             # The engine's data no longer fits its typed messages: play on in JSON and notation
             # (the SDK reads both) rather than stall the match; the round-trip test flags it.
             if self._wire is not None:
@@ -576,13 +592,16 @@ class Match:
         self._seen_decisions = state.decisions
         moves = recent_moves(state, count)
         visible = self._visible
+        forfeited = self.runner.forfeited
+        # A forfeited seat that left will never read its events: keep none for it.
+        told = [seat for seat in self.seats if seat.outbox is not None or seat.index not in forfeited]
         for offset, joint in enumerate(moves):
             turn = first_turn + offset
             for mover, action in joint.items():
                 text = visible(mover, action)
                 move = {"seat": mover, "hidden": True} if text is None else {"seat": mover, "action": text}
                 event = {"turn": turn, "move": move}
-                for seat in self.seats:
+                for seat in told:
                     if seat.index != mover:
                         seat.event(event)
         if self.watchers:

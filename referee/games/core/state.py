@@ -128,6 +128,13 @@ class State(ABC):
             elif not self.is_legal(seat, action):
                 raise IllegalAction(self._illegal_message(seat, str(action)))
             checked[seat] = action
+        self.apply_legal(checked)
+
+    def apply_legal(self, checked: dict[int, Any]) -> None:
+        """Apply a joint action whose every action was already found legal in this very state,
+        keyed by the seats of ``to_move()`` in order. The match runner resolves each answer
+        against the legal actions it handed out, so checking again in ``apply`` would only
+        repeat the engine's slowest call on the referee's hot path."""
         self._history = (self._history, ("m", tuple(checked.items())))
         self._decisions += 1
         self._apply(checked)

@@ -20,10 +20,11 @@ and an object with data-dependent keys is a ``map<string, ...>``.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_type_hints
 
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
@@ -553,13 +554,7 @@ def _jsonable(value: Any) -> Any:
 
 def _build_action(cls: type, data: Mapping[str, Any]) -> Any:
     """Rebuild an action of class ``cls`` from its field dict (lists become tuples)."""
-    hints = {}
-    try:
-        from typing import get_type_hints
-
-        hints = get_type_hints(cls)
-    except Exception:  # a forward reference we cannot resolve: fall back to plain values
-        hints = {}
+    hints = _type_hints(cls)
     kwargs = {}
     for key, value in data.items():
         hint = hints.get(key)
@@ -569,6 +564,14 @@ def _build_action(cls: type, data: Mapping[str, Any]) -> Any:
             value = hint(value)  # an Enum field
         kwargs[key] = value
     return cls(**kwargs)
+
+
+@functools.cache
+def _type_hints(cls: type) -> dict[str, Any]:
+    try:
+        return get_type_hints(cls)
+    except Exception:  # a forward reference we cannot resolve: fall back to plain values
+        return {}
 
 
 # ----- observations ----------------------------------------------------------------------
@@ -645,12 +648,81 @@ def _default_action_out(wire: GameWire, action: Any) -> dict[str, Any]:
     return {_snake(type(action).__name__): _action_fields(action)}
 
 
+# Converted actions kept per game (a game offers the same few hundred actions over and over;
+# Fly Away hands out about two hundred per decision). Cleared when it grows past this.
+ACTION_CACHE_SIZE = 50_000
+_ACTION_CACHE: dict[str, dict[Any, dict[str, Any]]] = {}
+
+
 def action_kwargs(game: str, action: Any, wire: GameWire | None) -> dict[str, Any]:
-    """Constructor arguments of an ``Action`` message (notation, plus the typed form)."""
+    """Constructor arguments of an ``Action`` message (notation, plus the typed form). The
+    result is shared between calls for equal actions: read it, do not modify it."""
     if wire is None or isinstance(action, str):
         return {"notation": str(action)}
+    cache = _ACTION_CACHE.get(wire.game)
+    if cache is None:
+        cache = _ACTION_CACHE[wire.game] = {}
+    try:
+        kwargs = cache.get(action)
+    except TypeError:  # an unhashable action: convert it every time
+        return _action_kwargs(wire, action)
+    if kwargs is None:
+        if len(cache) >= ACTION_CACHE_SIZE:
+            cache.clear()
+        kwargs = cache[action] = _action_kwargs(wire, action)
+    return kwargs
+
+
+def _action_kwargs(wire: GameWire, action: Any) -> dict[str, Any]:
     data = wire.action_out(action) if wire.action_out is not None else _default_action_out(wire, action)
     return {"notation": str(action), wire.field: message_kwargs(wire.action_type, data)}
+
+
+_ACTION_BYTES: dict[str, dict[Any, bytes]] = {}
+
+
+def action_bytes(game: str, action: Any, wire: GameWire | None) -> bytes:
+    """The serialized ``Action`` message of an engine action, kept per game like
+    :func:`action_kwargs`: the referee splices these into turn requests, since building
+    hundreds of action messages from dicts per decision costs more than the rest of a step."""
+    cache = _ACTION_BYTES.get(game)
+    if cache is None:
+        cache = _ACTION_BYTES[game] = {}
+    try:
+        data = cache.get(action)
+    except TypeError:  # unhashable
+        return game_pb2.Action(**action_kwargs(game, action, wire)).SerializeToString()
+    if data is None:
+        if len(cache) >= ACTION_CACHE_SIZE:
+            cache.clear()
+        data = cache[action] = game_pb2.Action(**action_kwargs(game, action, wire)).SerializeToString()
+    return data
+
+
+def repeated_field_bytes(number: int, payloads: Sequence[bytes]) -> bytes:
+    """The wire form of a repeated message field: each payload with its tag and length.
+    Merged into a message with ``MergeFromString``, it appends the elements."""
+    tag = _varint(number << 3 | 2)
+    parts = []
+    for payload in payloads:
+        parts.append(tag)
+        parts.append(_varint(len(payload)))
+        parts.append(payload)
+    return b"".join(parts)
+
+
+def _varint(value: int) -> bytes:
+    if value < 0x80:
+        return _SMALL_VARINTS[value]
+    out = bytearray()
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+_SMALL_VARINTS = [bytes([i]) for i in range(0x80)]
 
 
 def action_from_proto(game: str, message: game_pb2.Action) -> Any:
@@ -661,7 +733,7 @@ def action_from_proto(game: str, message: game_pb2.Action) -> Any:
     data = read_message(getattr(message, wire.field))
     if wire.action_in is not None:
         return wire.action_in(data)
-    by_name = {_snake(c.__name__): c for c in wire.action_classes}
+    by_name = _action_classes_by_name(wire)
     typed = getattr(message, wire.field)
     which = typed.WhichOneof("kind")
     if which is None or which not in by_name:
@@ -669,10 +741,34 @@ def action_from_proto(game: str, message: game_pb2.Action) -> Any:
     return _build_action(by_name[which], data[which])
 
 
+@functools.cache
+def _action_classes_by_name(wire: GameWire) -> dict[str, type]:
+    return {_snake(c.__name__): c for c in wire.action_classes}
+
+
+_ACTIONS_READ: dict[str, dict[bytes, Any]] = {}
+
+
 def legal_actions_from_proto(game: str, messages: Sequence[game_pb2.Action]) -> list[Any]:
     """The legal actions a bot is handed: engine action objects where the game has typed
-    messages, notation strings otherwise (the same values local play hands it)."""
+    messages, notation strings otherwise (the same values local play hands it). Immutable
+    (hashable) actions are kept by their bytes, so an action seen before is not rebuilt:
+    the conversion runs on the bot's clock."""
     wire = wire_for(game)
     if wire is None:
         return [m.notation for m in messages]
-    return [action_from_proto(game, m) for m in messages]
+    cache = _ACTIONS_READ.get(game)
+    if cache is None:
+        cache = _ACTIONS_READ[game] = {}
+    out = []
+    for message in messages:
+        key = message.SerializeToString()
+        action = cache.get(key)
+        if action is None:
+            action = action_from_proto(game, message)
+            if type(action).__hash__ is not None:
+                if len(cache) >= ACTION_CACHE_SIZE:
+                    cache.clear()
+                cache[key] = action
+        out.append(action)
+    return out
