@@ -1,12 +1,17 @@
 """Referee throughput and latency over loopback, beside a raw gRPC ping-pong of the same size.
 
 The referee and the bots run as separate processes, as in production: the referee
-(``skyarena referee serve``), and a bot process whose seats play with the SDK's remote
-runner logic (typed observation conversion, ``Bot.act``, answer encoding), each seat over
-its own ``Play`` stream, as a real gRPC client over loopback. The baseline is a bare gRPC
-echo server with a client process that sends messages of the referee's answer size and
-gets back messages of its turn-request size, on one bidirectional stream, strictly one at
-a time.
+(``skyarena referee serve``) and a bot process whose seats each play over their own
+channel and ``Play`` stream, as real gRPC clients over loopback. The baseline is a bare
+gRPC echo server with a client process that sends messages of the referee's answer size
+and gets back messages of its turn-request size, on one bidirectional stream, strictly one
+at a time.
+
+The headline bot is the echo client's counterpart: a raw client that answers index 0 the
+moment a turn request arrives, so the gap to the ping-pong is the referee's own work (the
+target is about the referee). The same match played by the SDK's seat logic (typed
+observation, ``Bot.act``, answer encoding: what a Python bot pays on its own clock) is
+reported beside it (``decisions_per_s_sdk_bot``).
 
 Both figures therefore have the same topology: one server process and one client process
 (the single match's two seats are two streams of one client process, on one event loop).
@@ -20,7 +25,8 @@ so the figures measure the referee and the protocol, not an engine (``bench/engi
 does that); ``--game`` measures a real game too.
 
 - decisions_per_s: seat decisions answered per second in one match (strictly sequential:
-  one decision in flight, the same shape as the ping-pong), both seats in one bot process;
+  one decision in flight, the same shape as the ping-pong), both seats in one raw bot process;
+- decisions_per_s_sdk_bot: the same, the seats played by the SDK's SeatSession;
 - decisions_per_s_two_processes: the same with each seat in its own bot process;
 - p50_ms / p99_ms: the referee's turnaround per decision, from a bot sending its answer to
   the next turn request arriving at a bot (two network hops plus the referee's work),
@@ -114,9 +120,12 @@ SPEC = GameSpec(
 
 # ----- roles (each runs in its own process) ------------------------------------------------
 
-async def role_seats(address: str, tokens: list[str]) -> dict[str, Any]:
-    """Play seats with the SDK's SeatSession, each over its own channel; record when each
-    request arrived and each answer left (CLOCK_MONOTONIC is system-wide, so processes' stamps compare)."""
+async def role_seats(address: str, tokens: list[str], sdk: bool) -> dict[str, Any]:
+    """Play seats, each over its own channel, with the SDK's SeatSession (``sdk``: typed
+    observation, ``Bot.act``, answer encoding) or as a raw client that answers index 0 the
+    moment a turn request arrives (the ping-pong client's counterpart: only the referee's
+    work is then added to the ping-pong's). Records when each request arrived and each
+    answer left (CLOCK_MONOTONIC is system-wide, so processes' stamps compare)."""
     from grpc import aio
 
     from skyarena.bot import Bot
@@ -133,13 +142,34 @@ async def role_seats(address: str, tokens: list[str]) -> dict[str, Any]:
             return await play_on(pb_grpc.RefereeStub(channel), token)
 
     async def play_on(stub: Any, token: str) -> dict[str, Any]:
-        session = SeatSession(lambda game: FirstBot(), say=lambda text: None)
         call = stub.Play()
         await call.write(pb.BotMessage(join=pb.Join(token=token, client="bench")))
         received: list[float] = []
         sent: list[float] = []
         sizes: list[tuple[int, int]] = []
         clock = time.monotonic
+        if not sdk:
+            match_id = ""
+            while True:
+                message = await call.read()
+                now = clock()
+                if message is aio.EOF:
+                    raise SystemExit("the referee closed a bench stream before the match ended")
+                kind = message.WhichOneof("kind")
+                if kind == "turn":
+                    answer = pb.BotMessage(answer=pb.Answer(turn=message.turn.turn, index=0))
+                    received.append(now)
+                    sent.append(clock())
+                    await call.write(answer)
+                    if len(sizes) < 50:
+                        sizes.append((message.ByteSize(), answer.ByteSize()))
+                elif kind == "welcome":
+                    match_id = message.welcome.match_id
+                elif kind == "end":
+                    break
+            await call.done_writing()
+            return {"received": received, "sent": sent, "sizes": sizes, "match_id": match_id}
+        session = SeatSession(lambda game: FirstBot(), say=lambda text: None)
         while not session.finished:
             message = await call.read()
             now = clock()
@@ -335,10 +365,10 @@ class Referee:
         self.log.close()
 
 
-def run_seats(address: str, tokens_per_process: list[list[str]]) -> list[dict[str, Any]]:
+def run_seats(address: str, tokens_per_process: list[list[str]], sdk: bool = False) -> list[dict[str, Any]]:
     """Seat processes (tokens per process); returns every seat's record."""
     procs = [_spawn(__file__, "--role", "seats", "--address", address, f"--tokens={','.join(tokens)}",
-                    stdout=subprocess.PIPE) for tokens in tokens_per_process]
+                    *(["--sdk"] if sdk else []), stdout=subprocess.PIPE) for tokens in tokens_per_process]
     seats = []
     for proc in procs:
         out, _ = proc.communicate(timeout=600)
@@ -426,6 +456,7 @@ def measure(decisions: int, repeats: int, game: str | None) -> dict[str, Any]:
     second), the best of each kept; the median ratio of the pairs is reported too."""
     referee = Referee()
     singles: list[dict[str, Any]] = []
+    sdk_singles: list[dict[str, Any]] = []
     separates: list[dict[str, Any]] = []
     pings: list[dict[str, Any]] = []
     relays: list[float] = []
@@ -436,6 +467,8 @@ def measure(decisions: int, repeats: int, game: str | None) -> dict[str, Any]:
         for _ in range(repeats):
             tokens = referee.start_matches("bench-alternate", 1, {"decisions": decisions})
             singles.append(summarise(run_seats(referee.address, [tokens[0]])))
+            tokens = referee.start_matches("bench-alternate", 1, {"decisions": decisions})
+            sdk_singles.append(summarise(run_seats(referee.address, [tokens[0]], sdk=True)))
             tokens = referee.start_matches("bench-alternate", 1, {"decisions": decisions})
             separates.append(summarise(run_seats(referee.address, [[tokens[0][0]], [tokens[0][1]]])))
             pings.append(pingpong(decisions, singles[-1]["answer_bytes"], singles[-1]["request_bytes"]))
@@ -469,6 +502,8 @@ def measure(decisions: int, repeats: int, game: str | None) -> dict[str, Any]:
         "request_bytes": single["request_bytes"],
         "answer_bytes": single["answer_bytes"],
         "paired_median_ratio": round(paired, 3),
+        "decisions_per_s_sdk_bot": round(max(s["decisions_per_s"] for s in sdk_singles), 1),
+        "ratio_sdk_bot": round(max(s["decisions_per_s"] for s in sdk_singles) / ping["per_s"], 3),
         "decisions_per_s_two_processes": round(max(s["decisions_per_s"] for s in separates), 1),
         "ratio_two_processes": round(max(s["decisions_per_s"] for s in separates) / ping["per_s"], 3),
         "relay_two_streams_per_s": round(max(relays), 1),
@@ -487,6 +522,7 @@ def measure(decisions: int, repeats: int, game: str | None) -> dict[str, Any]:
 def print_table(f: dict[str, Any]) -> None:
     rows = [
         ("referee, 1 match", f"{f['decisions_per_s']:.0f}", f"{f['p50_ms']:.3f}", f"{f['p99_ms']:.3f}"),
+        ("referee, 1 match, SDK bot", f"{f['decisions_per_s_sdk_bot']:.0f}", "", ""),
         ("referee, 1 match, 2 bot processes", f"{f['decisions_per_s_two_processes']:.0f}", "", ""),
         ("raw gRPC ping-pong", f"{f['raw_pingpong_per_s']:.0f}", f"{f['pingpong_p50_ms']:.3f}",
          f"{f['pingpong_p99_ms']:.3f}"),
@@ -502,7 +538,8 @@ def print_table(f: dict[str, Any]) -> None:
     for row in rows:
         print(f"{row[0]:34} {row[1]:>12} {row[2]:>9} {row[3]:>9}")
     print(f"ratio referee / ping-pong: {f['ratio']:.2f} (best of {f['runs']} each; median of paired runs "
-          f"{f['paired_median_ratio']:.2f}; target {TARGET_RATIO:.2f}); with 2 bot processes "
+          f"{f['paired_median_ratio']:.2f}; target {TARGET_RATIO:.2f}); with the SDK's bot "
+          f"{f['ratio_sdk_bot']:.2f}; with 2 bot processes "
           f"{f['ratio_two_processes']:.2f} of the ping-pong, {f['ratio_two_processes_to_relay']:.2f} of the bare "
           f"relay; 8 matches: {f['concurrent8_decisions_per_s']:.0f}/s (target {TARGET_CONCURRENT8:.0f}); messages "
           f"{f['request_bytes']} B request, {f['answer_bytes']} B answer; {f['cpus']} CPUs")
@@ -519,6 +556,7 @@ def main() -> None:
     parser.add_argument("--role", choices=["seats", "echo-server", "echo-client", "relay-server", "relay-client"],
                         help=argparse.SUPPRESS)
     parser.add_argument("--side", help=argparse.SUPPRESS)
+    parser.add_argument("--sdk", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--address", help=argparse.SUPPRESS)
     parser.add_argument("--tokens", help=argparse.SUPPRESS)
     parser.add_argument("--port-file", type=Path, help=argparse.SUPPRESS)
@@ -528,7 +566,7 @@ def main() -> None:
     parser.add_argument("--reply-size", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.role == "seats":
-        print(json.dumps(asyncio.run(role_seats(args.address, args.tokens.split(",")))))
+        print(json.dumps(asyncio.run(role_seats(args.address, args.tokens.split(","), args.sdk))))
         return
     if args.role == "echo-server":
         asyncio.run(role_echo_server(args.port_file))

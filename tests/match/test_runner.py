@@ -122,3 +122,45 @@ def test_seat_not_awaited_is_rejected(toy_game: str) -> None:
         runner.submit(0, "keep", 0.0)
     with pytest.raises(RuntimeError):
         runner.submit(5, "keep", 0.0)
+
+
+def test_a_bot_changing_its_legal_list_cannot_change_what_its_index_means(toy_game: str) -> None:
+    """The runner applies resolved answers without a second legality check, so the list a
+    seat is handed must be its own copy."""
+    runner = MatchRunner(make(toy_game, 2, seed=3))
+    requests = runner.pending()
+    for request in requests:
+        request.legal_actions.clear()
+        request.legal_actions.append("cheat")
+    for request in requests:
+        assert runner.submit(request.seat, 0, 0.01) is None
+    first = [e for e in runner.state.history() if e[0] == "m"][0]
+    assert dict(first[1]) == {0: "keep", 1: "keep"}
+
+
+def test_a_custom_fallback_that_answers_illegally_is_refused(toy_game: str) -> None:
+    runner = MatchRunner(make(toy_game, 2, seed=3), fallback=lambda state, seat: "fly away")
+    runner.pending()
+    with pytest.raises(RuntimeError, match="fallback policy chose 'fly away'"):
+        runner.fail(0, FaultKind.EXCEPTION, "boom")
+
+
+def test_the_engine_is_asked_for_legal_actions_once_per_seat_and_step(toy_game: str,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    state = make(toy_game, 2, seed=4)
+    calls: list[int] = []
+    original = type(state).legal_actions
+
+    def counting(self: Any, seat: int) -> list[Any]:
+        calls.append(seat)
+        return original(self, seat)
+
+    monkeypatch.setattr(type(state), "legal_actions", counting)
+    runner = MatchRunner(state)
+    for request in runner.pending():   # a request, an answer by index, the fallback after a fault
+        if request.seat == 0:
+            assert runner.submit(0, 1, 0.01) is None
+        else:
+            runner.fail(1, FaultKind.EXCEPTION, "boom")
+    assert sorted(calls) == [0, 1]
+    assert runner.state.decisions == 1

@@ -31,6 +31,12 @@ from google.protobuf.message import Message
 
 from skyarena.v1 import common_pb2, game_pb2
 
+_orjson: Any
+try:
+    import orjson as _orjson
+except ImportError:  # the SDK alone does not need it
+    _orjson = None
+
 # Descriptors are typed loosely: the upb runtime hands out its own descriptor classes.
 Descriptor = Any
 Field = Any
@@ -577,7 +583,18 @@ def _type_hints(cls: type) -> dict[str, Any]:
 # ----- observations ----------------------------------------------------------------------
 
 # json.dumps with arguments builds an encoder per call; this one is built once.
-_compact_json = json.JSONEncoder(separators=(",", ":")).encode
+_json_encode = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def _compact_json(data: Any) -> str:
+    """Compact JSON text; through orjson (the referee's ``server`` extra installs it) about
+    ten times faster, which counts on the hot path of every game without typed messages."""
+    if _orjson is not None:
+        try:
+            return _orjson.dumps(data, option=_orjson.OPT_NON_STR_KEYS).decode()
+        except TypeError:  # what orjson refuses (an int beyond 64 bits, say): the standard library decides
+            pass
+    return _json_encode(data)
 
 
 def observation_kwargs(game: str, data: Mapping[str, Any], wire: GameWire | None | bool = True) -> dict[str, Any]:

@@ -26,7 +26,8 @@ import grpc
 from grpc import aio
 
 from ..bot import Bot, MatchInfo
-from ..games import to_observation
+from ..games import observation_class
+from ..observation import Observation
 from ..v1 import referee_pb2 as pb
 from ..v1 import referee_pb2_grpc as pb_grpc
 from . import convert
@@ -97,6 +98,7 @@ class SeatSession:
         self.bot: Bot | None = None
         self.info: MatchInfo | None = None
         self.game = ""
+        self.observation_type: type[Observation] | None = None
         self.start_error: str | None = None
         self.finished = False
         self.outcome: RemoteResult | None = None
@@ -121,6 +123,7 @@ class SeatSession:
 
     def _welcome(self, welcome: pb.Welcome) -> None:
         self.game = welcome.game
+        self.observation_type = observation_class(welcome.game)
         if self.bot is not None:
             self.say(f"rejoined match {welcome.match_id} as seat {welcome.seat} ({welcome.strikes} strikes so far)")
             return
@@ -134,25 +137,23 @@ class SeatSession:
             self.start_error = f"on_match_start raised {type(exc).__name__}: {exc}"
 
     def _turn(self, turn: pb.TurnRequest) -> pb.BotMessage:
-        reply = pb.BotMessage()
-        answer = reply.answer
-        answer.turn = turn.turn
-        bot = self.bot
-        if bot is None:
-            answer.error = "the referee sent a turn request before Welcome"
-            return reply
+        bot, observation_type = self.bot, self.observation_type
+        if bot is None or observation_type is None:
+            return _reply(turn.turn, error="the referee sent a turn request before Welcome")
         if self.start_error is not None:
-            answer.error, self.start_error = self.start_error, None
-            return reply
+            error, self.start_error = self.start_error, None
+            return _reply(turn.turn, error=error)
         game = self.game
-        observation = to_observation(game, convert.observation_from_proto(game, turn.observation))
+        observation = observation_type.from_json(convert.observation_from_proto(game, turn.observation))
         legal = convert.legal_actions_from_proto(game, turn.legal_actions)
         try:
             choice = bot.act(observation, legal)
         except Exception as exc:
-            answer.error = f"act() raised {type(exc).__name__}: {exc}"
-            return reply
-        encode_answer(game, choice, legal, answer)
+            return _reply(turn.turn, error=f"act() raised {type(exc).__name__}: {exc}")
+        if type(choice) is int and 0 <= choice < 1 << 32:  # the common answer, built in one call
+            return _reply(turn.turn, index=choice)
+        reply = _reply(turn.turn)
+        encode_answer(game, choice, legal, reply.answer)
         return reply
 
     def _end(self, end: pb.MatchEnd) -> None:
@@ -178,6 +179,10 @@ class SeatSession:
         if self.outcome is None:
             raise RemoteError("the referee closed the stream before the match ended")
         return self.outcome
+
+
+def _reply(turn: int, **choice: Any) -> pb.BotMessage:
+    return pb.BotMessage(answer=pb.Answer(turn=turn, **choice))
 
 
 def encode_answer(game: str, choice: Any, legal: list[Any], answer: pb.Answer) -> None:
