@@ -548,7 +548,7 @@ def print_table(f: dict[str, Any]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=2000, help="decisions per measured match")
-    parser.add_argument("--repeats", type=int, default=5, help="interleaved runs of the single-match and ping-pong "
+    parser.add_argument("--repeats", type=int, default=7, help="interleaved runs of the single-match and ping-pong "
                         "figures (the best of each is kept)")
     parser.add_argument("--game", help="also measure one match of this real game (house-free, first action)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
