@@ -11,8 +11,7 @@ fallback, forfeits, fault records); this module only connects it to streams:
   the deadline it gets the same turn request again (with the time that is left), otherwise
   the deadline records a ``disconnect`` fault and the runner plays the fallback;
 - public events (other seats' moves, faults without reasons) go to the seats with their
-  next message (at once, in a message of their own, to seats that joined with
-  ``live_events``), and to spectators with the public view.
+  next message, and to spectators with the public view.
 
 Everything runs on the event loop thread: the driver's methods are synchronous and never
 await, so a match's state cannot change between two lines of its code. Stream handlers
@@ -102,9 +101,6 @@ def _code(code: grpc.StatusCode) -> int:
 # its bot last sent a frame: a bot that stops reading cannot stall another seat's reader for
 # long (the bytes fit in its flow-control window); it falls back to its own writer task.
 DIRECT_BYTES = 32 * 1024
-# Events held for a seat that is not asked for a long time (a forfeited seat's partner in a
-# long game, say) are sent on their own once this many have gathered.
-EVENT_BATCH_LIMIT = 1000
 DIRECT_WRITES = os.environ.get("SKYARENA_DIRECT_WRITES", "1") != "0"
 
 
@@ -260,7 +256,6 @@ class Seat:
     joined: bool = False
     outbox: Outbox | None = None
     client: str = ""
-    live_events: bool = False
     awaiting: Awaiting | None = None
     # The seat's deadline timer and the time it fires at. It is not cancelled when an answer
     # comes in time: the next decision's deadline is later, so the timer, when it fires, finds
@@ -334,7 +329,7 @@ class Match:
                  time_control=time_control.to_json(), strike_limit=strike_limit)
 
     # ----- seats joining and leaving ---------------------------------------------------
-    def attach(self, seat_index: int, outbox: Outbox, client: str, live_events: bool = False) -> None:
+    def attach(self, seat_index: int, outbox: Outbox, client: str) -> None:
         """A seat's stream joined. Raises RequestError if it cannot play now."""
         seat = self.seats[seat_index]
         if self.phase.over:
@@ -349,7 +344,6 @@ class Match:
         seat.joined = True
         seat.outbox = outbox
         seat.client = client
-        seat.live_events = live_events
         self.metrics.seats_connected.inc()
         welcome = pb.Welcome(
             match_id=self.id, game=self.game, seat=seat_index, players=self.players,
@@ -439,8 +433,7 @@ class Match:
             for request in runner.pending():
                 self._ask(request)
         for seat in self.seats:
-            events = seat.events
-            if events and seat.outbox is not None and (seat.live_events or len(events) >= EVENT_BATCH_LIMIT):
+            if seat.events and seat.outbox is not None:
                 seat.outbox.put(seat.message())
 
     def _ask(self, request: DecisionRequest) -> None:

@@ -97,7 +97,7 @@ class RefereeService(pb_grpc.RefereeServicer):
         try:
             match, seat = self.registry.by_token(first.join.token)
             outbox = Outbox(SEAT_OUTBOX_LIMIT, context, self.direct)
-            match.attach(seat, outbox, first.join.client[:200], first.join.live_events)
+            match.attach(seat, outbox, first.join.client[:200])
         except RequestError as exc:
             await context.abort(exc.code, exc.message)
         reader = asyncio.ensure_future(self._read_answers(context, match, seat, outbox))

@@ -289,27 +289,19 @@ class Join(_message.Message):
 
     TOKEN_FIELD_NUMBER: _builtins.int
     CLIENT_FIELD_NUMBER: _builtins.int
-    LIVE_EVENTS_FIELD_NUMBER: _builtins.int
     token: _builtins.str
     """The seat token from StartMatch."""
     client: _builtins.str
     """Free text naming the client for logs, e.g. "skyarena-python/0.1.0 mybot"."""
-    live_events: _builtins.bool
-    """False (the default): other seats' moves and faults ride on this seat's next message
-    (its next turn request, a notice or the end), so a game of many seats costs one message
-    per decision, not one per seat. True: each is also sent at once in a message of its
-    own (no kind set), for a bot that thinks on the other seats' time.
-    """
     def __init__(
         self,
         *,
         token: _builtins.str = ...,
         client: _builtins.str = ...,
-        live_events: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["client", b"client", "live_events", b"live_events", "token", b"token"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["client", b"client", "token", b"token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -372,8 +364,7 @@ class RefereeMessage(_message.Message):
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]:
         """Public events since the previous message to this seat, oldest first: other seats'
-        moves and faults. They ride on the seat's next message unless it joined with
-        live_events, in which case a message may carry events and no kind.
+        moves and faults. A message may carry events and no kind.
         """
 
     @_builtins.property
