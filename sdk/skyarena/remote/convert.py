@@ -665,54 +665,57 @@ def _default_action_out(wire: GameWire, action: Any) -> dict[str, Any]:
     return {_snake(type(action).__name__): _action_fields(action)}
 
 
-# Converted actions kept per game (a game offers the same few hundred actions over and over;
-# Fly Away hands out about two hundred per decision). Cleared when it grows past this.
-ACTION_CACHE_SIZE = 50_000
-_ACTION_CACHE: dict[str, dict[Any, dict[str, Any]]] = {}
-
-
 def action_kwargs(game: str, action: Any, wire: GameWire | None) -> dict[str, Any]:
-    """Constructor arguments of an ``Action`` message (notation, plus the typed form). The
-    result is shared between calls for equal actions: read it, do not modify it."""
+    """Constructor arguments of an ``Action`` message (notation, plus the typed form)."""
     if wire is None or isinstance(action, str):
         return {"notation": str(action)}
-    cache = _ACTION_CACHE.get(wire.game)
-    if cache is None:
-        cache = _ACTION_CACHE[wire.game] = {}
-    try:
-        kwargs = cache.get(action)
-    except TypeError:  # an unhashable action: convert it every time
-        return _action_kwargs(wire, action)
-    if kwargs is None:
-        if len(cache) >= ACTION_CACHE_SIZE:
-            cache.clear()
-        kwargs = cache[action] = _action_kwargs(wire, action)
-    return kwargs
-
-
-def _action_kwargs(wire: GameWire, action: Any) -> dict[str, Any]:
     data = wire.action_out(action) if wire.action_out is not None else _default_action_out(wire, action)
     return {"notation": str(action), wire.field: message_kwargs(wire.action_type, data)}
 
 
-_ACTION_BYTES: dict[str, dict[Any, bytes]] = {}
+# Converted actions kept per game: a game offers the same few hundred actions over and over
+# (Fly Away hands out about two hundred per decision). A game's store is emptied when it
+# reaches this size.
+ACTION_CACHE_SIZE = 50_000
+
+
+class _PerGameCache:
+    """Values kept per game, bounded: a game's store is emptied when it is full. Callers
+    look up in ``store(game)`` themselves (the lookups sit in per-action loops) and keep
+    new values with ``put``."""
+
+    def __init__(self) -> None:
+        self._stores: dict[str, dict[Any, Any]] = {}
+
+    def store(self, game: str) -> dict[Any, Any]:
+        store = self._stores.get(game)
+        if store is None:
+            store = self._stores[game] = {}
+        return store
+
+    @staticmethod
+    def put(store: dict[Any, Any], key: Any, value: Any) -> None:
+        if len(store) >= ACTION_CACHE_SIZE:
+            store.clear()
+        store[key] = value
+
+
+_ACTION_BYTES = _PerGameCache()
+_ACTIONS_READ = _PerGameCache()
 
 
 def action_bytes(game: str, action: Any, wire: GameWire | None) -> bytes:
-    """The serialized ``Action`` message of an engine action, kept per game like
-    :func:`action_kwargs`: the referee splices these into turn requests, since building
-    hundreds of action messages from dicts per decision costs more than the rest of a step."""
-    cache = _ACTION_BYTES.get(game)
-    if cache is None:
-        cache = _ACTION_BYTES[game] = {}
+    """The serialized ``Action`` message of an engine action, kept per game: the referee
+    splices these into turn requests, since building hundreds of action messages from dicts
+    per decision costs more than the rest of a step."""
+    store = _ACTION_BYTES.store(game)
     try:
-        data = cache.get(action)
-    except TypeError:  # unhashable
+        data: bytes | None = store.get(action)
+    except TypeError:  # an unhashable action: convert it every time
         return game_pb2.Action(**action_kwargs(game, action, wire)).SerializeToString()
     if data is None:
-        if len(cache) >= ACTION_CACHE_SIZE:
-            cache.clear()
-        data = cache[action] = game_pb2.Action(**action_kwargs(game, action, wire)).SerializeToString()
+        data = game_pb2.Action(**action_kwargs(game, action, wire)).SerializeToString()
+        _ACTION_BYTES.put(store, action, data)
     return data
 
 
@@ -728,6 +731,9 @@ def repeated_field_bytes(number: int, payloads: Sequence[bytes]) -> bytes:
     return b"".join(parts)
 
 
+_SMALL_VARINTS = [bytes([i]) for i in range(0x80)]
+
+
 def _varint(value: int) -> bytes:
     if value < 0x80:
         return _SMALL_VARINTS[value]
@@ -737,9 +743,6 @@ def _varint(value: int) -> bytes:
         value >>= 7
     out.append(value)
     return bytes(out)
-
-
-_SMALL_VARINTS = [bytes([i]) for i in range(0x80)]
 
 
 def action_from_proto(game: str, message: game_pb2.Action) -> Any:
@@ -763,9 +766,6 @@ def _action_classes_by_name(wire: GameWire) -> dict[str, type]:
     return {_snake(c.__name__): c for c in wire.action_classes}
 
 
-_ACTIONS_READ: dict[str, dict[bytes, Any]] = {}
-
-
 def legal_actions_from_proto(game: str, messages: Sequence[game_pb2.Action]) -> list[Any]:
     """The legal actions a bot is handed: engine action objects where the game has typed
     messages, notation strings otherwise (the same values local play hands it). Immutable
@@ -774,18 +774,14 @@ def legal_actions_from_proto(game: str, messages: Sequence[game_pb2.Action]) -> 
     wire = wire_for(game)
     if wire is None:
         return [m.notation for m in messages]
-    cache = _ACTIONS_READ.get(game)
-    if cache is None:
-        cache = _ACTIONS_READ[game] = {}
+    store = _ACTIONS_READ.store(game)
     out = []
     for message in messages:
         key = message.SerializeToString()
-        action = cache.get(key)
+        action = store.get(key)
         if action is None:
             action = action_from_proto(game, message)
-            if type(action).__hash__ is not None:
-                if len(cache) >= ACTION_CACHE_SIZE:
-                    cache.clear()
-                cache[key] = action
+            if type(action).__hash__ is not None:  # only immutable actions are shared between turns
+                _ACTIONS_READ.put(store, key, action)
         out.append(action)
     return out
