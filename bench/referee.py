@@ -141,41 +141,37 @@ async def role_seats(address: str, tokens: list[str], sdk: bool) -> dict[str, An
         async with aio.insecure_channel(address) as channel:  # one channel per seat, as separate bots have
             return await play_on(pb_grpc.RefereeStub(channel), token)
 
+    class RawSeat:
+        """The raw client: answers index 0 the moment a turn request arrives, nothing else."""
+
+        def __init__(self) -> None:
+            self.finished = False
+            self.match_id = ""
+
+        def handle(self, message: Any) -> Any:
+            kind = message.WhichOneof("kind")
+            if kind == "turn":
+                return pb.BotMessage(answer=pb.Answer(turn=message.turn.turn, index=0))
+            if kind == "welcome":
+                self.match_id = message.welcome.match_id
+            elif kind == "end":
+                self.finished = True
+            return None
+
     async def play_on(stub: Any, token: str) -> dict[str, Any]:
+        seat = SeatSession(lambda game: FirstBot(), say=lambda text: None) if sdk else RawSeat()
         call = stub.Play()
         await call.write(pb.BotMessage(join=pb.Join(token=token, client="bench")))
         received: list[float] = []
         sent: list[float] = []
         sizes: list[tuple[int, int]] = []
         clock = time.monotonic
-        if not sdk:
-            match_id = ""
-            while True:
-                message = await call.read()
-                now = clock()
-                if message is aio.EOF:
-                    raise SystemExit("the referee closed a bench stream before the match ended")
-                kind = message.WhichOneof("kind")
-                if kind == "turn":
-                    answer = pb.BotMessage(answer=pb.Answer(turn=message.turn.turn, index=0))
-                    received.append(now)
-                    sent.append(clock())
-                    await call.write(answer)
-                    if len(sizes) < 50:
-                        sizes.append((message.ByteSize(), answer.ByteSize()))
-                elif kind == "welcome":
-                    match_id = message.welcome.match_id
-                elif kind == "end":
-                    break
-            await call.done_writing()
-            return {"received": received, "sent": sent, "sizes": sizes, "match_id": match_id}
-        session = SeatSession(lambda game: FirstBot(), say=lambda text: None)
-        while not session.finished:
+        while not seat.finished:
             message = await call.read()
             now = clock()
             if message is aio.EOF:
                 break
-            reply = session.handle(message)
+            reply = seat.handle(message)
             if reply is not None:
                 received.append(now)
                 sent.append(clock())
@@ -183,8 +179,13 @@ async def role_seats(address: str, tokens: list[str], sdk: bool) -> dict[str, An
                 if len(sizes) < 50:
                     sizes.append((message.ByteSize(), reply.ByteSize()))
         await call.done_writing()
-        outcome = session.conclude()
-        return {"received": received, "sent": sent, "sizes": sizes, "match_id": outcome.match_id}
+        if isinstance(seat, SeatSession):
+            match_id = seat.conclude().match_id
+        elif seat.finished:
+            match_id = seat.match_id
+        else:
+            raise SystemExit("the referee closed a bench stream before the match ended")
+        return {"received": received, "sent": sent, "sizes": sizes, "match_id": match_id}
 
     seats = await asyncio.gather(*(play(t) for t in tokens))
     return {"seats": list(seats)}
