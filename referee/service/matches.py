@@ -36,6 +36,7 @@ import grpc
 from google.protobuf.message import DecodeError
 
 from referee.games import GAMES, State, make
+from referee.games.core import replay as replay_io
 from referee.match import DecisionRequest, Fault, FaultKind, MatchRecord, MatchRunner, TimeControl
 from skyarena.bot import bot_seed
 from skyarena.remote import convert
@@ -583,7 +584,7 @@ class Match:
         count = state.decisions - self._seen_decisions
         first_turn = self._seen_decisions + 1
         self._seen_decisions = state.decisions
-        moves = recent_moves(state, count)
+        moves = state.recent_moves(count)
         visible = self._visible
         forfeited = self.runner.forfeited
         # A forfeited seat that left will never read its events: keep none for it.
@@ -646,8 +647,7 @@ class Match:
             message.end.CopyFrom(self.end_message(for_seat=-1))
             if include_replay:
                 records = self.record.replay_records() if self.record is not None else runner.state.replay()
-                message.replay_jsonl = "".join(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n"
-                                               for r in records)
+                message.replay_jsonl = replay_io.dumps(records)
         return message
 
     def header(self) -> pb.MatchHeader:
@@ -711,19 +711,6 @@ def fault_message(fault: Fault, with_reason: bool) -> pb.Fault:
 def public_move(visible: Callable[[int, Any], str | None], seat: int, action: Any) -> pb.Move:
     text = visible(seat, action)
     return pb.Move(seat=seat, action=text or "", hidden=text is None)
-
-
-def recent_moves(state: State, count: int) -> list[dict[int, Any]]:
-    """The last ``count`` joint moves, oldest first, walking the history's linked list back
-    only as far as needed (``State.history()`` would copy the whole game each decision)."""
-    moves: list[dict[int, Any]] = []
-    node = state._history  # the State base's persistent list: (previous node, entry)
-    while node is not None and len(moves) < count:
-        node, entry = node
-        if entry[0] == "m":
-            moves.append(dict(entry[1]))
-    moves.reverse()
-    return moves
 
 
 # ----- the registry ------------------------------------------------------------------------

@@ -41,13 +41,3 @@ def policy(state: State) -> Callable[[int, Any], str | None]:
         return lambda seat, action: None if (text := hook(seat, action)) is None else str(text)
     return _shown if state.game in PUBLIC_MOVES else _hidden
 
-
-def public_action(state: State, seat: int, action: Any) -> str | None:
-    """The notation every seat may see for ``seat``'s ``action``, or None if it is hidden."""
-    hook = getattr(state, "public_action", None)
-    if hook is not None:
-        result = hook(seat, action)
-        return None if result is None else str(result)
-    if state.game in PUBLIC_MOVES:
-        return str(action)
-    return None

@@ -10,7 +10,6 @@ and the replay's end record. Regenerate after an intended rules change with
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 
 from referee.games import GAMES, make
 from referee.games.core.playout import random_joint_action
+from referee.games.core.replay import dumps
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden"
 GOLDEN_SEED = 20261130
@@ -49,7 +49,7 @@ def playthrough(game: str, players: int) -> str:
     result = state.result()
     lines.append({"result": result.to_json() if result else None, "hash": state.state_hash(),
                   "final_public": state.public_view()})
-    return "".join(json.dumps(line, sort_keys=True, separators=(",", ":")) + "\n" for line in lines)
+    return dumps(lines)
 
 
 def all_cases() -> list[tuple[str, int]]:

@@ -192,6 +192,18 @@ class State(ABC):
             if entry[0] == "m":
                 yield dict(entry[1])
 
+    def recent_moves(self, count: int) -> list[dict[int, Any]]:
+        """The last ``count`` joint moves, oldest first, walking the history back only as far
+        as needed (the referee asks after every step; ``history()`` would copy the whole game)."""
+        moves: list[dict[int, Any]] = []
+        node = self._history
+        while node is not None and len(moves) < count:
+            node, entry = node
+            if entry[0] == "m":
+                moves.append(dict(entry[1]))
+        moves.reverse()
+        return moves
+
     def state_hash(self) -> str:
         payload = {"game": self.snapshot(), "rng": self._rng.counter, "decisions": self._decisions}
         text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
