@@ -16,7 +16,8 @@ bounded: a few hundred plays at most even with every token in hand.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from itertools import combinations_with_replacement
+from functools import cache
+from itertools import combinations, combinations_with_replacement
 
 from .actions import PLUS_ONE, Give, Play, PreUse, Take, Trade, Wild, canonical_tokens
 from .data import (
@@ -28,17 +29,20 @@ from .data import (
     FRACTIONS,
     INDEX,
     MAX_SQUADRON,
+    MEDAL_BONUS,
     MEDALS,
     ON_MAT,
     PLUS_ONE_TOKENS,
     PRE_CAMPAIGN_TOKENS,
     TRADE_CARDS,
+    WILD_CARDS,
     Token,
     trade_in_cost,
 )
 
 _DOG_IDX = tuple((INDEX[name], name) for name in DOGFIGHT_TOKENS)
 _PRE_IDX = tuple((INDEX[name], name) for name in PRE_CAMPAIGN_TOKENS)
+_DOGFIGHT = tuple(t for t in AERODROME if t.kind == "dogfight")
 
 # ----- precomputed plain squadrons (no token): the hot path of every game ------------------
 PLAIN: list[list[Play | None]] = [[None] * (MAX_SQUADRON + 1) for _ in range(11)]
@@ -193,23 +197,40 @@ def _plain_options(hand: list[int], lead: bool, first: bool, size: int, pm: int,
     return out
 
 
+@cache
+def medal_options(usable: frozenset[str]) -> list[tuple[tuple[str, ...], int]]:
+    """Every combination of the usable medallion tokens (A1, D1: ``MEDAL_BONUS``) with the
+    medallions it adds, Aerodrome order: the bonuses live in the table, so a rebalanced token
+    needs no change here. Cached per set of tokens (shared lists: read them only)."""
+    held = [(t.name, MEDAL_BONUS[t.effect]) for t in _DOGFIGHT if t.effect in MEDAL_BONUS and t.name in usable]
+    return [(tuple(name for name, _ in combo), sum(bonus for _, bonus in combo))
+            for r in range(len(held) + 1) for combo in combinations(held, r)]
+
+
+@cache
+def wild_card_options(usable: frozenset[str]) -> list[list[tuple[str, ...]]]:
+    """By number of wild cards ``w`` (index), the combinations of usable wild tokens (A3, D2:
+    ``WILD_CARDS``) that make exactly ``w`` cards wild: a token may make fewer cards wild than
+    it allows, but each token of the combination makes at least one (else it is not used).
+    Cached per set of tokens (shared lists: read them only)."""
+    held = [(t.name, WILD_CARDS[t.effect]) for t in _DOGFIGHT if t.effect in WILD_CARDS]
+    out: list[list[tuple[str, ...]]] = [[] for _ in range(sum(n for _, n in held) + 1)]
+    out[0].append(())
+    held = [(name, n) for name, n in held if name in usable]
+    for r in range(1, len(held) + 1):
+        for combo in combinations(held, r):
+            most = sum(n for _, n in combo)
+            least = most - min(n for _, n in combo)
+            names = tuple(name for name, _ in combo)
+            for w in range(least + 1, most + 1):
+                out[w].append(names)
+    return out
+
+
 def _token_options(hand: list[int], usable: frozenset[str], lead: bool, first: bool,
                    size: int, pm: int, pv: int) -> list[Play]:
-    med_opts: list[tuple[tuple[str, ...], int]] = [((), 0)]
-    if "A1" in usable:
-        med_opts.append((("A1",), 1))
-    if "D1" in usable:
-        med_opts.append((("D1",), 2))
-        if "A1" in usable:
-            med_opts.append((("A1", "D1"), 3))
-    wild_opts: list[list[tuple[str, ...]]] = [[()], [], [], []]
-    if "A3" in usable:
-        wild_opts[1].append(("A3",))
-    if "D2" in usable:
-        wild_opts[1].append(("D2",))
-        wild_opts[2].append(("D2",))
-        if "A3" in usable:
-            wild_opts[3].append(("A3", "D2"))
+    med_opts = medal_options(usable)
+    wild_opts = wild_card_options(usable)
     has_b1 = "B1" in usable
     has_c1 = "C1" in usable
     if lead:
@@ -246,7 +267,7 @@ def _token_options(hand: list[int], usable: frozenset[str], lead: bool, first: b
         hv = hand[v]
         others = total - hv  # cards that can be wild for value v
         for n in counts:
-            for w in range(4):
+            for w in range(len(wild_opts)):
                 wts = wild_opts[w]
                 if not wts or w > others:
                     continue
