@@ -7,16 +7,9 @@ round's rules), ``state.py`` (the State), ``options.py`` (options and ``setup``)
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core import GameSpec, register
 from .options import DECISIONS_PER_ROUND, MAX_ROUNDS_LIMIT, OPTIONS, check_options
 from .state import OddballState
-
-
-def _factory(players: int, seed: int, options: dict[str, Any]) -> OddballState:
-    return OddballState(players, seed, options)
-
 
 SPEC = register(GameSpec(
     name="oddball-aeronauts",
@@ -24,7 +17,7 @@ SPEC = register(GameSpec(
     version="1",
     min_players=2,
     max_players=2,
-    factory=_factory,
+    factory=OddballState,
     options=OPTIONS,
     max_decisions=DECISIONS_PER_ROUND * MAX_ROUNDS_LIMIT,
     cooperative=False,

@@ -18,7 +18,6 @@ SKILLS = ("sailing", "guns", "boarding")
 SAILING, GUNS, BOARDING = 0, 1, 2
 SKILL_INDEX = {name: i for i, name in enumerate(SKILLS)}
 SKILL_TITLES = ("Sailing", "Guns", "Boarding")
-SKILL_LETTERS = ("S", "G", "B")
 
 CARD_TYPES = ("captain", "officer", "crew", "support", "figurehead", "mercenary", "event")
 FACTION_TYPES = ("captain", "officer", "crew", "support", "figurehead")
@@ -116,18 +115,6 @@ class Card:
     @property
     def is_event(self) -> bool:
         return self.event is not None
-
-    def describe(self) -> dict[str, Any]:
-        """JSON-ready description for READMEs, SDK helpers and observations' catalogue."""
-        data: dict[str, Any] = {"id": self.id, "name": self.name, "type": self.type, "faction": self.faction,
-                                "class": self.cls, "level": self.level, "core": self.core, "text": self.text}
-        if self.event is None:
-            data["skills"] = {SKILLS[i]: [self.levels[i], self.bonuses[i]] for i in range(3)}
-            data["shadow"] = self.shadow
-            data["magic"] = bool(self.trick and self.trick.magic)
-            if self.trick and self.trick.top_right:
-                data["top_right"] = self.trick.top_right
-        return data
 
 
 @dataclass(frozen=True, slots=True)

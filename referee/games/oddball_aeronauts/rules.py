@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .cards import BOARDING, GUNS, SAILING, SKILLS, Card, Trick
+from .cards import BOARDING, GUNS, SAILING, SKILLS, Trick
 
 if TYPE_CHECKING:
     from .state import OddballState
@@ -409,7 +409,3 @@ def face_up_cards(st: OddballState, seat: int) -> int:
         return len(st.up[seat])
     is_event = st.table.is_event
     return sum(1 for uid in st.up[seat] if not is_event[uid])
-
-
-def describe_trick(card: Card) -> str:
-    return card.trick.text if card.trick else ""

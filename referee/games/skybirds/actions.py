@@ -75,14 +75,6 @@ class Play(NamedTuple):
     medals: int
     kind: str = "play"
 
-    @property
-    def run(self) -> bool:
-        return "B2" in self.tokens
-
-    def cards(self) -> list[int]:
-        """Printed values of every card that leaves the hand (once the wild cards are chosen)."""
-        return list(self.naturals) + list(self.wilds)
-
     def __str__(self) -> str:
         text = _PLAY_TEXT.get(self)
         if text is None:

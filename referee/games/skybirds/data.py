@@ -9,12 +9,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 # ----- the 40 Aces --------------------------------------------------------------------
-GARROS = 0
-"""Roland Garros: no value; stored as value 0 in hands (index 0 of a hand's counts)."""
-
-# Count of each card value in the deck, index = value (0 = Roland Garros).
+# Count of each card value in the deck, index = value (0 = Roland Garros: no value; stored as
+# value 0 in hands, index 0 of a hand's counts).
 DECK: tuple[int, ...] = (1, 5, 5, 5, 5, 5, 5, 3, 3, 2, 1)
-VALUES = range(1, 11)
 DECK_SIZE = sum(DECK)  # 40
 
 # Printed medallions per card value (RULINGS.md: each 9 and the 10 carry one).
@@ -90,7 +87,6 @@ def trade_in_cost(token: Token) -> int:
 # Effects the dogfight rules understand, by effect key.
 MEDAL_BONUS: dict[str, int] = {"medal1": 1, "medal2": 2}
 WILD_CARDS: dict[str, int] = {"wild1": 1, "wild2": 2}
-EFFECT_TOKEN: dict[str, str] = {t.effect: t.name for t in AERODROME}
 
 # Canonical order of dogfight tokens in a squadron's notation (the Aerodrome's order).
 DOGFIGHT_TOKENS: tuple[str, ...] = tuple(t.name for t in AERODROME if t.kind == "dogfight")

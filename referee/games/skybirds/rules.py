@@ -26,7 +26,6 @@ from .data import (
     DOGFIGHT_TOKENS,
     FACE_UP,
     FLIPPED,
-    FRACTIONS,
     INDEX,
     MAX_SQUADRON,
     MEDAL_BONUS,
@@ -56,10 +55,6 @@ GARROS_ALONE = Play((0,), (), 0, (), 0, 0, 1, 0)
 
 
 # ----- the Aerodrome ------------------------------------------------------------------------
-def in_reserve(tokens: list[int], name: str) -> bool:
-    return tokens[INDEX[name]] != ON_MAT
-
-
 def meets_prerequisites(tokens: list[int], token: Token, short_war: bool = False) -> bool:
     """Only the immediate prerequisites count; one suffices except for the Armistice (both),
     or either of them in the optional shorter war."""
@@ -119,11 +114,6 @@ def victory_points(tokens: list[int], plus1: int, fraction: int) -> float:
         elif state == FLIPPED:
             vp += t.vp_back
     return vp
-
-
-def next_fraction(fractions_taken: int) -> int:
-    """The largest fractional token still free (in quarters), 0 when all three are taken."""
-    return FRACTIONS[fractions_taken] if fractions_taken < len(FRACTIONS) else 0
 
 
 def usable_dogfight_tokens(tokens: list[int]) -> frozenset[str]:
@@ -283,11 +273,11 @@ def _token_options(hand: list[int], usable: frozenset[str], lead: bool, first: b
                     for wt in wts:
                         out.append(Play(naturals, (), w, canonical_tokens(mt + wt + extra), v, 0, n, base + mb))
     if "B2" in usable and not first:
-        out.extend(_run_options(hand, lead, counts, med_opts, wild_opts[1], fit))
+        out.extend(_run_options(hand, counts, med_opts, wild_opts[1], fit))
     return out
 
 
-def _run_options(hand: list[int], lead: bool, counts: list[int], med_opts: list[tuple[tuple[str, ...], int]],
+def _run_options(hand: list[int], counts: list[int], med_opts: list[tuple[tuple[str, ...], int]],
                  wild1: list[tuple[str, ...]], fit) -> list[Play]:  # type: ignore[no-untyped-def]
     """B2: 2 or 3 consecutive values count as the lowest; at least two natural cards (a run of
     one natural and wild cards is never better than the set it could be); Garros never joins."""
