@@ -14,7 +14,7 @@ import json
 from importlib import resources
 from typing import Any, NamedTuple
 
-from .geometry import SLOT_BY_NAME, mask_of
+from .geometry import SLOT_BY_NAME, SLOT_NAMES, mask_of, slots_of
 
 
 def _load(name: str) -> Any:
@@ -54,6 +54,11 @@ ABILITY_OF: tuple[str | None, ...] = tuple(BIRDS[i].ability if i in BIRDS else N
 _scoring = _load("scoring.json")
 AREAS: dict[str, int] = {name: mask_of(SLOT_BY_NAME[s] for s in slots) for name, slots in _scoring["areas"].items()}
 SCORING_TYPES: tuple[str, ...] = tuple(_scoring["areas"])
+# The areas as the views show them (area -> slot names in slot order): built once because
+# every observation carries them and they never change.
+AREA_VIEW: dict[str, tuple[str, ...]] = {
+    name: tuple(SLOT_NAMES[s] for s in slots_of(mask)) for name, mask in AREAS.items()
+}
 
 
 def scoring_card(card: dict[str, Any]) -> ScoringCard:
@@ -107,3 +112,17 @@ def scoring_json(index: int, table: tuple[ScoringCard, ...] = SCORING) -> dict[s
         "points": {s: p for s, p in zip(SPECIES, c.points)},
         "no_card": {"species": SPECIES[c.no_card_species], "points": c.no_card_points},
     }
+
+
+# The JSON of every scoring card, per scoring set, by card index: built once because every
+# observation shows the viewer's dealt cards (and kept cards once revealed).
+SCORING_JSON: dict[str, tuple[dict[str, Any], ...]] = {
+    name: tuple(scoring_json(i, cards) for i in range(len(cards))) for name, cards in SCORING_SETS.items()
+}
+
+
+def scoring_view(index: int, scoring_data: str) -> dict[str, Any]:
+    """A scoring card's JSON under the set ``scoring_data``, copied from SCORING_JSON: a bot
+    may mutate its observation, so no view may share a dict with the table or another view."""
+    c = SCORING_JSON[scoring_data][index]
+    return {"id": c["id"], "area": c["area"], "points": dict(c["points"]), "no_card": dict(c["no_card"])}

@@ -17,9 +17,9 @@ from ..core.rng import CounterRng
 from ..core.state import State
 from . import actions as act
 from .actions import Flip, Keep, Swap, Take
-from .data import AREAS, SCORING, SCORING_PILES, SCORING_SETS, TYPE_OF, ScoringCard, bird_json, scoring_json
+from .data import AREA_VIEW, SCORING, SCORING_PILES, TYPE_OF, bird_json, scoring_view
 from .deal import begin_play, deal, keep_sizes
-from .geometry import FIRST_POSITIONS, GROUPS, SLOT_NAMES, Anchors, Cell, available_groups, positions, slot_of, slots_of
+from .geometry import FIRST_POSITIONS, GROUPS, SLOT_NAMES, Anchors, Cell, available_groups, positions, slot_of
 from .rules import (
     ABILITIES,
     FINISHED,
@@ -181,10 +181,6 @@ class FlyAwayState(State):
     def _revealed(self) -> bool:
         return self.phase == OVER or bool(self.options["public_scoring_cards"])
 
-    def _scoring(self) -> tuple[ScoringCard, ...]:
-        """The scoring card values in force (option ``scoring_data``)."""
-        return SCORING_SETS[self.options["scoring_data"]]
-
     def _seat_view(self, seat: int, viewer: int | None) -> dict[str, Any]:
         anchors = self.anchors[seat]
         unique = anchors[0] if anchors is not None and len(anchors) == 1 else None
@@ -204,7 +200,8 @@ class FlyAwayState(State):
             "complete": len(self.cells[seat]) == FORMATION_SIZE,
             "penalties": list(self.penalties[seat]),
             "kept_count": None if kept is None else len(kept),
-            "kept": [scoring_json(c, self._scoring()) for c in kept] if shown and kept is not None else None,
+            "kept": [scoring_view(c, self.options["scoring_data"]) for c in kept]
+            if shown and kept is not None else None,
             "ability_stage": STAGE_NAMES[self.stage[seat]] if self.phase >= ABILITIES else None,
         }
 
@@ -222,9 +219,10 @@ class FlyAwayState(State):
             "display": [bird_json(b) if b else None for b in self.display],
             "deck_size": len(self.deck) - self.deck_pos,
             "penalty_pile_size": len(self.pen_pile) - self.pen_pos,
-            "dealt": [scoring_json(c, self._scoring()) for c in self.dealt[viewer]] if viewer is not None else None,
+            "dealt": [scoring_view(c, self.options["scoring_data"]) for c in self.dealt[viewer]]
+            if viewer is not None else None,
             "seats": [self._seat_view(s, viewer) for s in range(self.players)],
-            "areas": {name: [SLOT_NAMES[s] for s in slots_of(mask)] for name, mask in AREAS.items()},
+            "areas": {name: list(slots) for name, slots in AREA_VIEW.items()},
             "result": self.final.to_json() if self.final is not None else None,
         }
 
