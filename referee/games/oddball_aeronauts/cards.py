@@ -18,6 +18,12 @@ SKILLS = ("sailing", "guns", "boarding")
 SAILING, GUNS, BOARDING = 0, 1, 2
 SKILL_INDEX = {name: i for i, name in enumerate(SKILLS)}
 SKILL_TITLES = ("Sailing", "Guns", "Boarding")
+# The Win Effect of the winner's skill (rulebook, Step 5): (winner Recovers, loser Discards).
+WIN_EFFECT: tuple[tuple[int, int], ...] = (
+    (2, 0),  # Sailing: the winner Recovers 2 cards
+    (0, 2),  # Guns: the loser Discards 2 cards
+    (1, 1),  # Boarding: the winner Recovers 1 card and the loser Discards 1 card
+)
 
 CARD_TYPES = ("captain", "officer", "crew", "support", "figurehead", "mercenary", "event")
 FACTION_TYPES = ("captain", "officer", "crew", "support", "figurehead")

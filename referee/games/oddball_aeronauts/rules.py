@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .cards import BOARDING, GUNS, SAILING, SKILLS, Trick
+from .cards import SKILLS, WIN_EFFECT, Trick
 
 if TYPE_CHECKING:
     from .state import OddballState
@@ -333,13 +333,8 @@ def protect_candidates(st: OddballState, seat: int) -> list[int]:
 
 
 def win_effect(skill: int) -> tuple[int, int]:
-    """(winner Recovers, loser Discards) for the winner's skill."""
-    if skill == SAILING:
-        return 2, 0
-    if skill == GUNS:
-        return 0, 2
-    assert skill == BOARDING
-    return 1, 1
+    """(winner Recovers, loser Discards) for the winner's skill, from the ``WIN_EFFECT`` table."""
+    return WIN_EFFECT[skill]
 
 
 def effects(st: OddballState) -> tuple[tuple[int, int], tuple[int, int]]:
