@@ -40,6 +40,7 @@ BRAKE_VALUES = ((2,), (4,), (6,))                    # Pilot, in order; marker =
 # Space kinds.
 AXIS, ENGINES, RADIO, GEAR, FLAP, BRAKE, CONC = range(7)
 KIND_NAMES = ("axis", "engines", "radio", "gear", "flap", "brake", "conc")
+SWITCH_KINDS = frozenset((GEAR, FLAP, BRAKE))  # the spaces that slide a switch green
 
 
 class Space(NamedTuple):

@@ -15,12 +15,15 @@ from .data import (
     ALTITUDES,
     AXIS_SLOTS,
     BLUE_START,
+    BRAKE,
     BRAKE_VALUES,
     COFFEE_MAX,
     DICE_PER_SEAT,
     ENGINE_SLOTS,
     FINAL_ROUND,
+    FLAP,
     FLAP_VALUES,
+    GEAR,
     GEAR_VALUES,
     LANDING_CONDITIONS,
     ORANGE_START,
@@ -37,6 +40,9 @@ PLACE, REROLL, OVER = 0, 1, 2
 PHASE_NAMES = ("place", "reroll", "over")
 _BITS = tuple(bin(i).count("1") for i in range(1 << len(GEAR_VALUES)))
 ALL_GEAR = (1 << len(GEAR_VALUES)) - 1
+# The switch tracks deployed strictly in order (flaps top to bottom, brakes 2, 4, 6):
+# kind -> the state field counting the switches of that track already green.
+TRACK_FIELDS = {FLAP: "flaps", BRAKE: "brakes"}
 
 
 # ----- gauges ---------------------------------------------------------------------------
@@ -175,16 +181,23 @@ def deploy_gear(st: SkyTeamState, number: int) -> None:
     st.gear |= 1 << number
 
 
-def deploy_flap(st: SkyTeamState, number: int) -> None:
-    """Flaps go strictly top to bottom; a die on an already-green flap does nothing."""
-    if number == st.flaps:
-        st.flaps += 1
+def switch_takes_die(st: SkyTeamState, kind: int, number: int) -> bool:
+    """Whether the switch space ``number`` of ``kind`` (gear, flap, brake) takes a die now.
+    Flaps and brakes go strictly in order, so a track's next switch takes one and a later
+    one does not; a switch already green takes one only under the ruling
+    ``green_switch_takes_die`` (and the die then does nothing)."""
+    if kind == GEAR:
+        return not st.gear >> number & 1 or st._cfg.green_ok
+    deployed: int = getattr(st, TRACK_FIELDS[kind])
+    return number == deployed or (number < deployed and st._cfg.green_ok)
 
 
-def deploy_brake(st: SkyTeamState, number: int) -> None:
-    """Brakes go in order 2, 4, 6; a die on an already-deployed brake does nothing."""
-    if number == st.brakes:
-        st.brakes += 1
+def deploy_in_order(st: SkyTeamState, kind: int, number: int) -> None:
+    """A flap or brake switch turns green if it is the next of its track (flaps top to
+    bottom, brakes 2, 4, 6); a die on an already-green switch does nothing."""
+    field = TRACK_FIELDS[kind]
+    if number == getattr(st, field):
+        setattr(st, field, number + 1)
 
 
 def concentration(st: SkyTeamState) -> None:

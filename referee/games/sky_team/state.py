@@ -16,13 +16,11 @@ from .data import (
     ALTITUDES,
     AXIS,
     AXIS_SLOTS,
-    BRAKE,
     CONC,
     ENGINE_SLOTS,
     ENGINES,
     FACES,
     FINAL_ROUND,
-    FLAP,
     GEAR,
     GEAR_VALUES,
     PLACEMENTS_PER_ROUND,
@@ -31,8 +29,9 @@ from .data import (
     SEAT_SPACES,
     SLOT_NAMES,
     SPACE_BY_NAME,
+    SWITCH_KINDS,
 )
-from .rules import OVER, PHASE_NAMES, PLACE, REROLL
+from .rules import OVER, PHASE_NAMES, PLACE, REROLL, TRACK_FIELDS
 from .scenario import RoundDice, parse_setup
 
 
@@ -184,13 +183,7 @@ class SkyTeamState(State):
                     break
             else:
                 continue
-            if kind == FLAP:
-                if number > self.flaps or (number < self.flaps and not cfg.green_ok):
-                    continue
-            elif kind == BRAKE:
-                if number > self.brakes or (number < self.brakes and not cfg.green_ok):
-                    continue
-            elif kind == GEAR and self.gear >> number & 1 and not cfg.green_ok:
+            if kind in SWITCH_KINDS and not rules.switch_takes_die(self, kind, number):
                 continue
             for v in values:
                 out.extend(rows[v][coffee])
@@ -231,10 +224,11 @@ class SkyTeamState(State):
             return f"{who}: it needs {abs(action.coffee)} coffee and only {self.coffee} is held."
         if not 1 <= action.placed_value <= FACES:
             return f"{who}: a die stays within 1..6."
-        if space.kind == FLAP and space.number > self.flaps:
-            return f"{who}: flaps go in order; the next one is flap{self.flaps + 1}."
-        if space.kind == BRAKE and space.number > self.brakes:
-            return f"{who}: brakes go in order; the next one is brake{self.brakes + 1}."
+        track = TRACK_FIELDS.get(space.kind)
+        if track is not None and not rules.switch_takes_die(self, space.kind, space.number):
+            deployed = getattr(self, track)
+            if space.number > deployed:  # (else a green switch closed by the ruling: the generic message)
+                return f"{who}: {track} go in order; the next one is {space.name[:-1]}{deployed + 1}."
         if space.kind == CONC and action.coffee:
             return f"{who}: coffee is never spent on Concentration (the value does not matter there)."
         if space.values is not None and action.placed_value not in space.values:
@@ -280,10 +274,8 @@ class SkyTeamState(State):
             rules.radio(self, value)
         elif kind == GEAR:
             rules.deploy_gear(self, space.number)
-        elif kind == FLAP:
-            rules.deploy_flap(self, space.number)
-        elif kind == BRAKE:
-            rules.deploy_brake(self, space.number)
+        elif kind in TRACK_FIELDS:
+            rules.deploy_in_order(self, kind, space.number)
         else:
             rules.concentration(self)
         if self.phase == OVER:
