@@ -51,6 +51,11 @@ TRICK_KINDS = tuple(TRICK_STAGE)
 # Kinds that may come into play in the next round (their effect is about a skill total or
 # the opponent's count, which next round has too).
 NEXT_ROUND_KINDS = ("extra_bonus", "bonus_vs_skills", "support", "opp_penalty", "opp_limit")
+# Kinds that count in Step 4 (Skill Totals and the Defence Bonus), before the round is won
+# or lost: so they cannot depend on Win or Lose unless they are Next Round tricks.
+STEP4_KINDS = ("extra_bonus", "bonus_vs_skills", "defence_bonus", "bonus_vs_cards", "support", "opp_penalty")
+# Kinds used before Step 3, when no card is Played yet and the round is undecided.
+BEFORE_PLAY_KINDS = tuple(kind for kind, stage in TRICK_STAGE.items() if stage != "play")
 CONDITIONS = (None, "win", "lose", "lead")
 
 EVENT_EFFECTS = {"discard": ("now",), "recover": ("now",), "bonus": ("this_round", "next_round"),
@@ -289,13 +294,12 @@ def _trick(source: str, cid: str, raw: Any) -> Trick:
             raise _fail(source, cid, "capture needs 'target': 'top' (the opponent's Top Card)")
         if when != "win":
             raise _fail(source, cid, "capture replaces the Win Effect, so its trick needs 'when': 'win'")
-    if kind in ("rig", "opp_limit", "play_zero") and raw.get("magic"):
+    if kind in BEFORE_PLAY_KINDS and raw.get("magic"):
         raise _fail(source, cid, f"{kind} is used before Step 3, when no card is Played yet: it cannot be Magic")
-    if kind in ("extra_bonus", "bonus_vs_skills", "defence_bonus", "bonus_vs_cards", "support", "opp_penalty") \
-            and when in ("win", "lose") and not nr:
+    if kind in STEP4_KINDS and when in ("win", "lose") and not nr:
         raise _fail(source, cid, f"{kind} counts in Step 4, before the round is won or lost: it cannot depend on "
                                  "Win or Lose (make it a Next Round trick)")
-    if kind in ("rig", "opp_limit", "play_zero") and when in ("win", "lose") and not nr:
+    if kind in BEFORE_PLAY_KINDS and when in ("win", "lose") and not nr:
         raise _fail(source, cid, f"{kind} happens before the round is decided: it cannot depend on Win or Lose")
     known = {"kind", "text", "magic", "when", "when_skill", "next_round", "top_right", "amount", "skills", "skill",
              "versus", "cards", "positions", "count", "with", "target"}
