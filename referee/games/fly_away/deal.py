@@ -12,7 +12,17 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import OptionError
 from .data import PENALTIES, SCORING_INDEX, SCORING_PILES, SCORING_TYPES, TYPE_OF, deck_for
 from .geometry import SLOT_COUNT, anchors_for, is_connected
-from .rules import EMPTY, FORMATION_SIZE, KEEP, PLAY, SWAPS, display_mask_of, start_abilities, take_penalty
+from .rules import (
+    EMPTY,
+    FORMATION_SIZE,
+    KEEP,
+    PLAY,
+    SWAPS,
+    display_mask_of,
+    refill_display,
+    start_abilities,
+    take_penalty,
+)
 
 if TYPE_CHECKING:
     from .state import FlyAwayState
@@ -109,13 +119,11 @@ def deal(state: FlyAwayState) -> None:
         deck = state.shuffle("birds", rest)
     state.deck = tuple(deck)
     state.deck_pos = 0
-    if given_display is None:
-        for slot in range(SLOT_COUNT):
-            if state.deck_pos < len(deck):
-                display[slot] = deck[state.deck_pos]
-                state.deck_pos += 1
     state.display = display
-    state.display_mask = display_mask_of(display)
+    if given_display is None:
+        refill_display(state)  # the first fill is the ordinary refill of an empty display
+    else:
+        state.display_mask = display_mask_of(display)  # a setup's gaps stay as given
 
     # Scoring cards.
     dealt, kept = _deal_scoring(state, setup)
