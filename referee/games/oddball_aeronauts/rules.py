@@ -200,13 +200,14 @@ def limit_for(st: OddballState, seat: int) -> int:
 def rig(st: OddballState, seat: int, trick: Trick, order: tuple[int, ...]) -> None:
     """Rig: the rigged positions (those that exist) now hold the cards from ``order``."""
     up = st.up[seat]
-    positions = [p for p in trick.positions if p <= len(up)]
+    positions = rig_positions(trick, len(up))
     taken = [up[p - 1] for p in order]
     for p, uid in zip(positions, taken):
         up[p - 1] = uid
 
 
 def rig_positions(trick: Trick, face_up: int) -> tuple[int, ...]:
+    """The printed rig positions the deck reaches: a short deck rigs only the cards it has."""
     return tuple(p for p in trick.positions if p <= face_up)
 
 

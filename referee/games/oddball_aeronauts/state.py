@@ -20,7 +20,7 @@ from ..core import CounterRng, IllegalAction, Result, State
 from . import rules
 from .actions import CARD_SETS, PLAY_ZERO, PROTECTS, Announce, Capture, Play, announce, play
 from .actions import parse as parse_notation
-from .cards import CARDS, EVENTS, FACTIONS, SKILLS, Card
+from .cards import CARDS, EVENTS, FACTIONS, SKILLS, Card, Trick
 from .decks import default_deck
 
 ANNOUNCE, PLAY, CAPTURE, PROTECT, OVER = range(5)
@@ -60,6 +60,14 @@ def _play_list(n: int, limit: int, t1: bool, m2: bool, m3: bool, zero: bool) -> 
     if zero:
         out.append(PLAY_ZERO)
     return out
+
+
+def _usable_at_step3(trick: Trick | None, lead: bool, magic: bool = False) -> bool:
+    """Whether a trick can be chosen with the card count: a Step 3 ("play") trick whose Lead
+    condition, if printed, holds; a card Played behind the Top Card lends only a Magic trick
+    (``magic``)."""
+    return (trick is not None and (trick.magic or not magic) and trick.stage == "play"
+            and (trick.when != "lead" or lead))
 
 
 class RoundRecord(NamedTuple):
@@ -393,19 +401,10 @@ class OddballState(State):
         free = self.pre_uid[seat] < 0
         top_trick = cards[up[0]].trick
         lead = self.lead == seat
-        t1 = (free and top_trick is not None and top_trick.stage == "play"
-              and (top_trick.when != "lead" or lead))
+        t1 = free and _usable_at_step3(top_trick, lead)
         zero = free and top_trick is not None and top_trick.stage == "zero"
-        m2 = m3 = False
-        if free:
-            if n >= 2:
-                trick = cards[up[1]].trick
-                m2 = (trick is not None and trick.magic and trick.stage == "play"
-                      and (trick.when != "lead" or lead))
-            if n >= 3:
-                trick = cards[up[2]].trick
-                m3 = (trick is not None and trick.magic and trick.stage == "play"
-                      and (trick.when != "lead" or lead))
+        m2 = free and n >= 2 and _usable_at_step3(cards[up[1]].trick, lead, magic=True)
+        m3 = free and n >= 3 and _usable_at_step3(cards[up[2]].trick, lead, magic=True)
         key = (min(n, 3), self.limits[seat], t1, m2, m3, zero)
         cached = _PLAY_LISTS.get(key)
         if cached is None:
