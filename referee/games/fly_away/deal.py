@@ -229,9 +229,7 @@ def _deal_scoring(state: FlyAwayState, setup: dict[str, Any]) -> tuple[tuple[tup
     dealt = tuple(tuple(dealt_by_type[kind][seat] for kind in range(len(SCORING_TYPES))) for seat in range(players))
     kept: list[tuple[int, ...] | None] = [None] * players
     if sizes == (len(SCORING_TYPES),):
-        if given_kept is not None and any(len(k) != len(SCORING_TYPES) for k in given_kept):
-            raise _error("with scoring_cards 'all-four' every seat keeps its four cards; "
-                         "drop 'kept' or list all four")
+        # A 'kept' that is not all four cards never gets here: the option check rejects it.
         kept = list(dealt)
     elif given_kept is not None:
         for seat, ids in enumerate(given_kept):
