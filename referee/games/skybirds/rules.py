@@ -56,12 +56,12 @@ GARROS_ALONE = Play((0,), (), 0, (), 0, 0, 1, 0)
 
 # ----- the Aerodrome ------------------------------------------------------------------------
 def meets_prerequisites(tokens: list[int], token: Token, short_war: bool = False) -> bool:
-    """Only the immediate prerequisites count; one suffices except for the Armistice (both),
-    or either of them in the optional shorter war."""
+    """Only the immediate prerequisites count; one suffices except for a ``needs_all`` token
+    (the Armistice: both), which needs only one in the optional shorter war."""
     if not token.needs:
         return True
     held = [tokens[INDEX[n]] != ON_MAT for n in token.needs]
-    if token.needs_all and not (short_war and token.name == "AR"):
+    if token.needs_all and not short_war:
         return all(held)
     return any(held)
 

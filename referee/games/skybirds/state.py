@@ -34,7 +34,6 @@ from .data import (
     HAND,
     INDEX,
     STATE_TEXT,
-    TIEBREAKER,
     TRADE_CARDS,
     trade_in_cost,
 )
@@ -276,10 +275,12 @@ class SkybirdsState(State):
             self.plus1[seat] += 1
         else:
             self._own()
-            self.tokens[seat][INDEX[name]] = FACE_UP
-            if INDEX[name] == TIEBREAKER:
+            i = INDEX[name]
+            self.tokens[seat][i] = FACE_UP
+            kind = AERODROME[i].kind
+            if kind == "tiebreaker":
                 self._take_fraction(seat)
-            elif name == "AR":
+            elif kind == "armistice":
                 self.armistice = seat
         if self.armistice >= 0:
             self._take_fraction(seat)  # after the Armistice each finisher takes one, in order
