@@ -118,7 +118,7 @@ def check_setup(setup: Any, options: dict[str, Any]) -> None:
     if lead is not None:
         if lead not in (0, 1) or isinstance(lead, bool):
             raise _fail("setup 'lead' must be 0 or 1 (the seat holding the Lead token).")
-        rule = options.get("first_lead", "coin")
+        rule = options["first_lead"]
         if rule != "coin" and rule != f"seat{lead}":
             raise _fail(f"setup says seat {lead} has the Lead but option first_lead is {rule!r}; "
                         "drop one of them.")

@@ -255,7 +255,7 @@ class SkybirdsState(State):
         self._new_dogfight(winner if self.sizes[winner] else self._next_active(winner))
 
     def _process_takes(self) -> None:
-        short = self.options.get("short_war", False)
+        short = self.options["short_war"]
         while self.takes:
             seat, place = self.takes[0]
             options = take_options(self.tokens[seat], self.plus1[seat], place, self.players, short)
@@ -293,14 +293,14 @@ class SkybirdsState(State):
     def _end_campaign(self) -> None:
         if self.armistice >= 0:
             self._end_war("armistice")
-        elif self.campaign >= self.options.get("campaign_limit", 30):
+        elif self.campaign >= self.options["campaign_limit"]:
             self._end_war("campaign-limit")
         else:
             self.queue = list(self.out)
             self._next_trade()
 
     def _next_trade(self) -> None:
-        short = self.options.get("short_war", False)
+        short = self.options["short_war"]
         queue = self.queue
         while queue and not trade_in_options(self.tokens[queue[0]], self.plus1[queue[0]], short):
             queue.pop(0)
@@ -379,10 +379,10 @@ class SkybirdsState(State):
             actions = list(wild_options(self.hands[seat], self.pending))
         elif phase == TAKE:
             actions = list(take_options(self.tokens[seat], self.plus1[seat], self.takes[0][1], self.players,
-                                        self.options.get("short_war", False)))
+                                        self.options["short_war"]))
         elif phase == TRADE_IN:
             actions = [PASS] + trade_in_options(self.tokens[seat], self.plus1[seat],
-                                                self.options.get("short_war", False))
+                                                self.options["short_war"])
         elif phase == PRE:
             actions = [PASS] + pre_campaign_options(self.tokens[seat], self.pre_used[seat], seat, self.sizes)
         elif phase == GIVE:
@@ -518,8 +518,8 @@ class SkybirdsState(State):
             "phase": PHASES[self.phase],
             "to_move": list(self.movers),
             "campaign": self.campaign,
-            "campaign_limit": self.options.get("campaign_limit", 30),
-            "short_war": bool(self.options.get("short_war", False)),
+            "campaign_limit": self.options["campaign_limit"],
+            "short_war": self.options["short_war"],
             "hand_sizes": list(self.sizes),
             "box_size": sum(self.box),
             "garros_dealt_to": self.garros,
