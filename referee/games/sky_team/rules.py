@@ -7,19 +7,23 @@ A loss ends the game at once through :func:`lose`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..core.result import Result
 from .data import (
     AIRPORT,
     ALTITUDES,
+    AXIS,
     AXIS_SLOTS,
     BLUE_START,
     BRAKE,
     BRAKE_VALUES,
     COFFEE_MAX,
+    CONC,
     DICE_PER_SEAT,
     ENGINE_SLOTS,
+    ENGINES,
     FINAL_ROUND,
     FLAP,
     FLAP_VALUES,
@@ -27,9 +31,11 @@ from .data import (
     GEAR_VALUES,
     LANDING_CONDITIONS,
     ORANGE_START,
+    RADIO,
     SEAT_NAMES,
     SLOTS,
     SPIN_TILT,
+    Space,
     first_placer,
 )
 
@@ -167,7 +173,19 @@ def advance(st: SkyTeamState, steps: int, speed: int) -> None:
         st.pos = pos + 1
 
 
-def radio(st: SkyTeamState, value: int) -> None:
+def place_axis(st: SkyTeamState, seat: int, space: Space, value: int) -> None:
+    """The Axis resolves once both seats have a die on it."""
+    if st.board[AXIS_SLOTS[1 - seat]]:
+        resolve_axis(st)
+
+
+def place_engines(st: SkyTeamState, seat: int, space: Space, value: int) -> None:
+    """The Engines resolve once both seats have a die on them."""
+    if st.board[ENGINE_SLOTS[1 - seat]]:
+        resolve_engines(st)
+
+
+def radio(st: SkyTeamState, seat: int, space: Space, value: int) -> None:
     """Remove one airplane from the space value − 1 ahead (value 1: the current space)."""
     target = st.pos + value - 1
     if target <= AIRPORT and st.tokens[target]:
@@ -176,9 +194,9 @@ def radio(st: SkyTeamState, value: int) -> None:
         st.tokens = tuple(tokens)
 
 
-def deploy_gear(st: SkyTeamState, number: int) -> None:
+def deploy_gear(st: SkyTeamState, seat: int, space: Space, value: int) -> None:
     """A landing gear switch turns green (once); the blue marker follows via blue_marker()."""
-    st.gear |= 1 << number
+    st.gear |= 1 << space.number
 
 
 def switch_takes_die(st: SkyTeamState, kind: int, number: int) -> bool:
@@ -192,18 +210,31 @@ def switch_takes_die(st: SkyTeamState, kind: int, number: int) -> bool:
     return number == deployed or (number < deployed and st._cfg.green_ok)
 
 
-def deploy_in_order(st: SkyTeamState, kind: int, number: int) -> None:
+def deploy_in_order(st: SkyTeamState, seat: int, space: Space, value: int) -> None:
     """A flap or brake switch turns green if it is the next of its track (flaps top to
     bottom, brakes 2, 4, 6); a die on an already-green switch does nothing."""
-    field = TRACK_FIELDS[kind]
-    if number == getattr(st, field):
-        setattr(st, field, number + 1)
+    field = TRACK_FIELDS[space.kind]
+    if space.number == getattr(st, field):
+        setattr(st, field, space.number + 1)
 
 
-def concentration(st: SkyTeamState) -> None:
+def concentration(st: SkyTeamState, seat: int, space: Space, value: int) -> None:
     """A coffee token, up to three held (a fourth is not gained)."""
     if st.coffee < COFFEE_MAX:
         st.coffee += 1
+
+
+# What a die does where it lands: space kind -> rule(state, seat, space, placed value).
+# A table rather than a branch per kind, so a new space kind is one rule and one entry.
+ON_PLACE: dict[int, Callable[[SkyTeamState, int, Space, int], None]] = {
+    AXIS: place_axis,
+    ENGINES: place_engines,
+    RADIO: radio,
+    GEAR: deploy_gear,
+    FLAP: deploy_in_order,
+    BRAKE: deploy_in_order,
+    CONC: concentration,
+}
 
 
 # ----- the end ---------------------------------------------------------------------------

@@ -14,17 +14,14 @@ from .actions import PLACE_TABLE, SPEND_REROLL, Place, Reroll, SpendReroll, pars
 from .data import (
     AIRPORT,
     ALTITUDES,
-    AXIS,
     AXIS_SLOTS,
     CONC,
     ENGINE_SLOTS,
     ENGINES,
     FACES,
     FINAL_ROUND,
-    GEAR,
     GEAR_VALUES,
     PLACEMENTS_PER_ROUND,
-    RADIO,
     SEAT_NAMES,
     SEAT_SPACES,
     SLOT_NAMES,
@@ -263,21 +260,7 @@ class SkyTeamState(State):
             if not board[slot]:
                 board[slot] = value
                 break
-        kind = space.kind
-        if kind == AXIS:
-            if board[AXIS_SLOTS[1 - seat]]:
-                rules.resolve_axis(self)
-        elif kind == ENGINES:
-            if board[ENGINE_SLOTS[1 - seat]]:
-                rules.resolve_engines(self)
-        elif kind == RADIO:
-            rules.radio(self, value)
-        elif kind == GEAR:
-            rules.deploy_gear(self, space.number)
-        elif kind in TRACK_FIELDS:
-            rules.deploy_in_order(self, kind, space.number)
-        else:
-            rules.concentration(self)
+        rules.ON_PLACE[space.kind](self, seat, space, value)
         if self.phase == OVER:
             return
         self.placed += 1
