@@ -18,14 +18,14 @@ from typing import Any, NamedTuple
 
 from ..core import CounterRng, IllegalAction, Result, State
 from . import rules
-from .actions import CARD_SETS, PLAY_ZERO, PROTECTS, Announce, Capture, Play, announce, play
+from .actions import CAPTURES, CARD_SETS, PLAY_ZERO, PROTECTS, Announce, Play, announce, play
 from .actions import parse as parse_notation
 from .cards import CARDS, EVENTS, FACTIONS, SKILLS, Card, Trick
 from .decks import default_deck
 
 ANNOUNCE, PLAY, CAPTURE, PROTECT, OVER = range(5)
 PHASE_NAMES = ("announce", "play", "capture", "protect", "over")
-_CAPTURE_ACTIONS = [Capture("top"), Capture("deck")]
+_CAPTURE_ACTIONS = list(CAPTURES.values())  # the notation's own actions, in its order: top, deck
 _RIG_CACHE: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
 
 

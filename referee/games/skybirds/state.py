@@ -19,11 +19,12 @@ from __future__ import annotations
 from itertools import chain
 from typing import Any
 
+from referee.games.core.errors import IllegalAction
 from referee.games.core.result import Result
 from referee.games.core.rng import CounterRng
 from referee.games.core.state import State
 
-from .actions import PASS, PLUS_ONE, Play
+from .actions import PASS, PLUS_ONE, Play, parse
 from .data import (
     AERODROME,
     BOX,
@@ -413,13 +414,9 @@ class SkybirdsState(State):
         return action in members
 
     def parse_action(self, seat: int, text: str) -> Any:
-        from .actions import parse
-
         action = parse(text)  # malformed text: IllegalAction saying what is wrong with it
         if self.is_legal(seat, action):
             return action
-        from referee.games.core.errors import IllegalAction
-
         hint = ""
         if isinstance(action, Play) and action.wilds:
             hint = " Wild cards are chosen next: write '*' now, then 'wild N'."
