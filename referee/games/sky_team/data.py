@@ -40,6 +40,8 @@ BRAKE_VALUES = ((2,), (4,), (6,))                    # Pilot, in order; marker =
 # Space kinds.
 AXIS, ENGINES, RADIO, GEAR, FLAP, BRAKE, CONC = range(7)
 KIND_NAMES = ("axis", "engines", "radio", "gear", "flap", "brake", "conc")
+# The mandatory sections: each seat must have a die on each of these every round.
+MANDATORY_KINDS = (AXIS, ENGINES)
 SWITCH_KINDS = frozenset((GEAR, FLAP, BRAKE))  # the spaces that slide a switch green
 
 
@@ -99,7 +101,11 @@ def _seat_spaces(seat: int) -> tuple[Space, ...]:
 SEAT_SPACES = (_seat_spaces(PILOT), _seat_spaces(COPILOT))
 SPACE_BY_NAME = tuple({s.name: s for s in spaces} for spaces in SEAT_SPACES)
 ALL_SPACE_NAMES = tuple(dict.fromkeys(s.name for spaces in SEAT_SPACES for s in spaces))
-MANDATORY_KINDS = (AXIS, ENGINES)
+# Per seat: its mandatory spaces, in MANDATORY_KINDS order, and the board slots they fill.
+MANDATORY_SPACES = tuple(
+    tuple(sp for kind in MANDATORY_KINDS for sp in spaces if sp.kind == kind) for spaces in SEAT_SPACES
+)
+MANDATORY_SLOTS = tuple(tuple(slot for sp in spaces for slot in sp.slots) for spaces in MANDATORY_SPACES)
 
 # Landing conditions, in the order the result details list them.
 LANDING_CONDITIONS = ("approach-clear", "switches-green", "axis-level", "speed-under-brakes")

@@ -30,6 +30,8 @@ from .data import (
     GEAR,
     GEAR_VALUES,
     LANDING_CONDITIONS,
+    MANDATORY_KINDS,
+    MANDATORY_SPACES,
     ORANGE_START,
     RADIO,
     SEAT_NAMES,
@@ -122,10 +124,12 @@ def descend(st: SkyTeamState) -> None:
 
 
 def check_mandatory(st: SkyTeamState) -> bool:
-    """Axis and Engines must each hold one die of each colour at the end of a round."""
+    """The mandatory sections (data.MANDATORY_KINDS: Axis and Engines) must each hold one
+    die of each colour at the end of a round."""
     board = st.board
-    missing = [f"{SEAT_NAMES[s]} {name}" for name, slots in (("axis", AXIS_SLOTS), ("engines", ENGINE_SLOTS))
-               for s in (0, 1) if not board[slots[s]]]
+    missing = [f"{SEAT_NAMES[s]} {spaces[k].name}"
+               for k in range(len(MANDATORY_KINDS)) for s, spaces in enumerate(MANDATORY_SPACES)
+               if not all(board[slot] for slot in spaces[k].slots)]
     if missing:
         lose(st, "missing-mandatory", {"round": st.round + 1, "missing": missing})
         return False

@@ -14,13 +14,12 @@ from .actions import PLACE_TABLE, SPEND_REROLL, Place, Reroll, SpendReroll, pars
 from .data import (
     AIRPORT,
     ALTITUDES,
-    AXIS_SLOTS,
     CONC,
-    ENGINE_SLOTS,
-    ENGINES,
     FACES,
     FINAL_ROUND,
     GEAR_VALUES,
+    MANDATORY_KINDS,
+    MANDATORY_SLOTS,
     PLACEMENTS_PER_ROUND,
     SEAT_NAMES,
     SEAT_SPACES,
@@ -170,11 +169,11 @@ class SkyTeamState(State):
         values = dict.fromkeys(dice)
         # RULINGS: once the unplaced dice only just cover the unfilled mandatory spaces,
         # only those spaces may be chosen.
-        locked = cfg.lock and len(dice) == (board[AXIS_SLOTS[seat]] == 0) + (board[ENGINE_SLOTS[seat]] == 0)
+        locked = cfg.lock and len(dice) == [board[slot] for slot in MANDATORY_SLOTS[seat]].count(0)
         out: list[Any] = []
         for kind, number, slots, rows in _SPACE_ROWS[seat]:
-            if locked and kind > ENGINES:
-                break
+            if locked and kind not in MANDATORY_KINDS:
+                continue
             for slot in slots:
                 if not board[slot]:
                     break
