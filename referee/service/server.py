@@ -13,6 +13,7 @@ a stream read, never a sleep. See matches.py for the driver of the match runner.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 from collections.abc import AsyncIterator
 from typing import Any
@@ -36,6 +37,10 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Referee"].full_name
 JOIN_READ_TIMEOUT_S = 30.0
 # Messages that may pile up for one seat stream before the referee cuts it off.
 SEAT_OUTBOX_LIMIT = 10_000
+# How long a stream that ends waits for its reader to finish writing what the reader's last
+# answer caused to other seats (direct writes fit in flow-control windows: this is a bound,
+# not an expected wait).
+READER_FLUSH_GRACE_S = 5.0
 
 
 class RefereeService(pb_grpc.RefereeServicer):
@@ -100,16 +105,23 @@ class RefereeService(pb_grpc.RefereeServicer):
             match.attach(seat, outbox, first.join.client[:200])
         except RequestError as exc:
             await context.abort(exc.code, exc.message)
-        reader = asyncio.ensure_future(self._read_answers(context, match, seat, outbox))
+        flushed = asyncio.Event()  # clear while the reader writes to other seats' streams
+        flushed.set()
+        reader = asyncio.ensure_future(self._read_answers(context, match, seat, outbox, flushed))
         try:
             await outbox.run_writer()
         finally:
+            # This seat's end may have come from its own last answer, whose reader is still
+            # writing every other seat's end: cancelling it then would lose those messages.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(flushed.wait(), READER_FLUSH_GRACE_S)
             reader.cancel()
             match.detach(seat, outbox)
         if outbox.status is not None:
             await context.abort(*outbox.status)
 
-    async def _read_answers(self, context: aio.ServicerContext, match: Any, seat: int, outbox: Outbox) -> None:
+    async def _read_answers(self, context: aio.ServicerContext, match: Any, seat: int, outbox: Outbox,
+                            flushed: asyncio.Event) -> None:
         try:
             while True:
                 message = await context.read()
@@ -119,10 +131,14 @@ class RefereeService(pb_grpc.RefereeServicer):
                 kind = message.WhichOneof("kind")
                 if kind == "answer":
                     self.direct.collect()
+                    flushed.clear()
                     try:
                         match.on_answer(seat, outbox, message.answer)
                     finally:
-                        await self.direct.flush()
+                        try:
+                            await self.direct.flush()
+                        finally:
+                            flushed.set()
                 else:
                     outbox.fail(grpc.StatusCode.INVALID_ARGUMENT,
                                 "after Join, send only Answer messages; this stream already joined "
