@@ -41,7 +41,6 @@ _birds = _load("birds.json")
 SPECIES: tuple[str, ...] = tuple(s["key"] for s in _birds["species"])
 SPECIES_NAMES: tuple[str, ...] = tuple(s["name"] for s in _birds["species"])
 SPECIES_INDEX: dict[str, int] = {key: i for i, key in enumerate(SPECIES)}
-ABILITIES: tuple[str, ...] = tuple(_birds["abilities"])
 
 BIRDS: dict[int, Bird] = {
     c["id"]: Bird(c["id"], SPECIES_INDEX[c["species"]], c["players"], c["ability"]) for c in _birds["cards"]

@@ -39,7 +39,6 @@ BRAKE_VALUES = ((2,), (4,), (6,))                    # Pilot, in order; marker =
 
 # Space kinds.
 AXIS, ENGINES, RADIO, GEAR, FLAP, BRAKE, CONC = range(7)
-KIND_NAMES = ("axis", "engines", "radio", "gear", "flap", "brake", "conc")
 # The mandatory sections: each seat must have a die on each of these every round.
 MANDATORY_KINDS = (AXIS, ENGINES)
 SWITCH_KINDS = frozenset((GEAR, FLAP, BRAKE))  # the spaces that slide a switch green
@@ -109,10 +108,6 @@ MANDATORY_SLOTS = tuple(tuple(slot for sp in spaces for slot in sp.slots) for sp
 
 # Landing conditions, in the order the result details list them.
 LANDING_CONDITIONS = ("approach-clear", "switches-green", "axis-level", "speed-under-brakes")
-
-
-def altitude(round_index: int) -> int:
-    return ALTITUDES[round_index]
 
 
 def first_placer(round_index: int, first_at_start: int) -> int:
