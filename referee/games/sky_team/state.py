@@ -91,14 +91,15 @@ class SkyTeamState(State):
 
     def __init__(self, players: int, seed: int, options: dict[str, Any]) -> None:
         super().__init__(players, seed, options)
+        # make() hands over validated options with every default filled in.
         self._cfg = Config(
-            SEAT_NAMES.index(options.get("first_placer", "pilot")),
-            bool(options.get("mandatory_lock", True)),
-            bool(options.get("green_switch_takes_die", True)),
-            options.get("brake_check", "at-most") == "below",
-            options.get("brake_timing", "engines") == "engines",
+            SEAT_NAMES.index(options["first_placer"]),
+            options["mandatory_lock"],
+            options["green_switch_takes_die"],
+            options["brake_check"] == "below",
+            options["brake_timing"] == "engines",
         )
-        setup = parse_setup(options.get("setup"))
+        setup = parse_setup(options["setup"])
         self.round = setup.start_round
         self.pos = setup.position
         self.tokens = setup.tokens
