@@ -50,7 +50,7 @@ def play_match(
     while not runner.finished:
         for request in runner.pending():
             bot = bots[request.seat]
-            observation = to_observation(game, request.observation)
+            observation = to_observation(game, private_copy(request.observation))
             started = time.perf_counter()
             try:
                 answer = bot.act(observation, request.legal_actions)
@@ -71,6 +71,20 @@ def play_match(
     return record
 
 
+def private_copy(value: Any) -> Any:
+    """A copy of an engine view sharing no dict or list with it. Engines may build views
+    from their own containers, and here (unlike remote play, where views are serialized) a
+    bot holds them in the same process: whatever it writes into its observation must not
+    change the game."""
+    if type(value) is dict:
+        return {key: private_copy(item) for key, item in value.items()}
+    if type(value) is list:
+        return [private_copy(item) for item in value]
+    if type(value) is tuple:
+        return tuple(private_copy(item) for item in value)
+    return value
+
+
 def play_unclocked(game: str, bots: Sequence[Bot], seed: int = 0, options: dict[str, Any] | None = None) -> State:
     """Play bots straight on the engine, without clocks or fault handling, and return the
     final state: the fastest way to evaluate bots over thousands of games. A bot that
@@ -83,7 +97,7 @@ def play_unclocked(game: str, bots: Sequence[Bot], seed: int = 0, options: dict[
         joint = {}
         for seat in state.to_move():
             legal = state.legal_actions(seat)
-            answer = bots[seat].act(observation_type.from_json(state.observation(seat)), legal)
+            answer = bots[seat].act(observation_type.from_json(private_copy(state.observation(seat))), list(legal))
             joint[seat] = legal[answer] if isinstance(answer, int) and not isinstance(answer, bool) else answer
         state.apply(joint)
     return state

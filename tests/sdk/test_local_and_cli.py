@@ -148,3 +148,45 @@ def test_demo_prints_standings_for_every_game() -> None:
     for game in ("sky-team", "skyjo-action", "skybirds", "oddball-aeronauts", "fly-away"):
         assert f"{game}: 2 matches" in result.output
     assert "heuristic (team)" in result.output and "random (team)" in result.output
+
+
+class _Scribbler(Bot):
+    """Plays like RandomBot with its seed, then writes over everything it was handed."""
+
+    def __init__(self, scribble: bool) -> None:
+        self.scribble = scribble
+
+    def act(self, observation: Any, legal_actions: Any) -> Any:
+        choice = self.random.randrange(len(legal_actions))
+        if self.scribble:
+            _scribble(observation.raw)
+            for value in vars(observation).values():
+                _scribble(value)
+            legal_actions.clear()
+        return choice
+
+
+def _scribble(value: Any) -> None:
+    if isinstance(value, dict):
+        for item in list(value.values()):
+            _scribble(item)
+        value["scribbled"] = True
+    elif isinstance(value, list):
+        for item in value:
+            _scribble(item)
+        value.append("scribbled")
+
+
+@pytest.mark.parametrize("game", ["sky-team", "skyjo-action", "skybirds", "oddball-aeronauts", "fly-away"])
+def test_a_bot_writing_into_what_it_is_handed_cannot_change_the_game(game: str) -> None:
+    """Local play hands bots the engine's views in-process: a bot that mutates them must
+    play exactly the game it would have played without doing so."""
+    from referee.games import GAMES
+    from skyarena.local import play_unclocked
+
+    players = GAMES[game].min_players
+    clean = play_match(game, [_Scribbler(False) for _ in range(players)], seed=3)
+    messy = play_match(game, [_Scribbler(True) for _ in range(players)], seed=3)
+    assert messy.replay == clean.replay and not messy.faults
+    assert play_unclocked(game, [_Scribbler(True) for _ in range(players)], seed=4).state_hash() == \
+        play_unclocked(game, [_Scribbler(False) for _ in range(players)], seed=4).state_hash()
