@@ -1,4 +1,4 @@
-"""The rulebooks shipped in docs/rules are the specification's copies: they must not drift."""
+"""The rulebooks in docs/rules and docs/DESIGN.md are the specification's copies: they must not drift."""
 
 from __future__ import annotations
 
@@ -16,6 +16,14 @@ def test_rulebook_copy_matches_the_specification(name: str) -> None:
         pytest.skip("../shared/rules is not beside this checkout (only CI and developers have it)")
     assert (ROOT / "docs" / "rules" / name).read_text() == (SHARED / name).read_text(), (
         f"docs/rules/{name} differs from ../shared/rules/{name}; copy the specification over")
+
+
+def test_design_copy_matches_the_specification() -> None:
+    shared = ROOT.parent / "shared" / "DESIGN.md"
+    if not shared.is_file():
+        pytest.skip("../shared/DESIGN.md is not beside this checkout (only CI and developers have it)")
+    assert (ROOT / "docs" / "DESIGN.md").read_text() == shared.read_text(), (
+        "docs/DESIGN.md differs from ../shared/DESIGN.md; copy the specification over")
 
 
 def test_every_rulebook_is_copied() -> None:

@@ -1,9 +1,9 @@
 """Remote play from the command line: ``skyarena run``, ``skyarena match`` and
 ``skyarena referee serve``.
 
-Registered on the ``skyarena`` click group by the last line of ``cli.py``. The module also
-runs on its own (``python -m skyarena.cli_remote run ...``), which is how ``skyarena match``
-starts its bot processes without depending on a console script being on PATH.
+Registered on the ``skyarena`` click group by the last line of ``cli.py``. ``skyarena match``
+starts its bot processes as ``python -m skyarena.remote BOT`` (see ``remote/__main__.py``),
+so it does not depend on a console script being on PATH.
 """
 
 from __future__ import annotations
