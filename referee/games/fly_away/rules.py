@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..core.result import Result
-from .actions import Done, Flip, Swap, Take
+from .actions import DONE, Done, Flip, Swap, Take
 from .data import ABILITY_OF, SCORING, SCORING_SETS, SPECIES, SPECIES_BONUS, SPECIES_OF, ScoringCard
-from .geometry import GROUPS, SLOT_COUNT, WEDGE, anchors_for, cell_of, narrow, slots_of
+from .geometry import GROUPS, SLOT_COUNT, WEDGE, anchors_for, cell_of, mask_of, narrow, slots_of
 
 if TYPE_CHECKING:
     from .state import FlyAwayState
@@ -149,7 +149,7 @@ def ability_actions(state: FlyAwayState, seat: int) -> list[Swap | Flip | Done]:
     if stage == FINISHED:
         return []
     cards = board(state, seat)
-    out: list[Swap | Flip | Done] = [Done()]
+    out: list[Swap | Flip | Done] = [DONE]
     any_order = state.options["ability_order"] == "any-order"
     if stage == SWAPS:
         used = state.used[seat]
@@ -275,4 +275,5 @@ def finish(state: FlyAwayState) -> None:
 
 
 def display_mask_of(display: Sequence[int]) -> int:
-    return sum(1 << s for s in range(SLOT_COUNT) if display[s])
+    """The display's occupied slots as a mask (what the group lookups read)."""
+    return mask_of(s for s in range(SLOT_COUNT) if display[s])

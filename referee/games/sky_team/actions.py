@@ -20,7 +20,7 @@ from itertools import combinations
 from typing import NamedTuple
 
 from ..core.errors import MalformedAction
-from .data import ALL_SPACE_NAMES, COFFEE_MAX, FACES, SEAT_SPACES, Space
+from .data import ALL_SPACE_NAMES, COFFEE_MAX, CONC, DICE_PER_SEAT, FACES, SEAT_SPACES, Space
 
 
 class Place(NamedTuple):
@@ -69,7 +69,7 @@ def _adjustments(space: Space, value: int, coffee: int) -> tuple[int, ...]:
     die is offered as rolled when it fits, else with the cheapest fitting adjustment.
     Concentration takes any value: never an adjustment (RULINGS).
     """
-    if space.name == "conc":
+    if space.kind == CONC:
         return (0,)
     if space.values is None:
         return tuple(range(-min(coffee, value - 1), min(coffee, FACES - value) + 1))
@@ -120,8 +120,8 @@ def parse(text: str) -> Action:
     if m:
         body = m.group(1)
         dice = () if body == "none" else tuple(sorted(int(x) for x in body.split(",")))
-        if len(dice) > 4:
-            raise MalformedAction(f"sky-team: {text!r} rerolls {len(dice)} dice; a seat has at most 4.")
+        if len(dice) > DICE_PER_SEAT:
+            raise MalformedAction(f"sky-team: {text!r} rerolls {len(dice)} dice; a seat has at most {DICE_PER_SEAT}.")
         return Reroll(dice)
     m = _PLACE_RE.match(text)
     if m:

@@ -378,7 +378,7 @@ class SkyTeamState(State):
         twin = self.clone()
         assert isinstance(twin, SkyTeamState)
         other = 1 - seat
-        twin.dice[other] = tuple(sorted(rng.below(FACES) + 1 for _ in self.dice[other]))
+        twin.dice[other] = tuple(sorted(rng.die(FACES) for _ in self.dice[other]))
         twin._legal0 = twin._legal1 = None
         twin._rng = CounterRng(rng.below(1 << 62))
         twin._dice_script = tuple(d if r <= self.round else None for r, d in enumerate(self._dice_script))
