@@ -24,10 +24,6 @@ class TimeControl:
     def to_json(self) -> dict[str, float]:
         return {"move_s": self.move_s, "bank_s": self.bank_s, "first_move_s": self.first_move_s}
 
-    @staticmethod
-    def unlimited() -> TimeControl:
-        return TimeControl(move_s=float("inf"), bank_s=0.0, first_move_s=float("inf"))
-
 
 class SeatClock:
     """One seat's clock. ``charge`` books a finished decision and says if it was in time."""

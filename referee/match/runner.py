@@ -149,8 +149,8 @@ class MatchRunner:
         """A seat's answer: an action, its notation or its index. Returns the fault, if any."""
         self._expect(seat)
         clock = self.clocks[seat]
+        limit = clock.limit_s()  # before charge() counts this move
         if not clock.charge(elapsed_s):
-            limit = clock.limit_s() if clock.moves > 1 else clock.control.first_move_s
             return self._fault(seat, FaultKind.TIMEOUT,
                                f"answered after {elapsed_s:.3f} s, past the move limit of {limit:.3f} s "
                                "and the rest of the time bank")

@@ -35,7 +35,7 @@ from typing import Any
 import grpc
 from google.protobuf.message import DecodeError
 
-from referee.games import GAMES, State, make
+from referee.games import State, make
 from referee.games.core import replay as replay_io
 from referee.match import DecisionRequest, Fault, FaultKind, MatchRecord, MatchRunner, TimeControl
 from skyarena.bot import bot_seed
@@ -53,7 +53,7 @@ _REFEREE_MESSAGE: Any = pb.RefereeMessage
 
 LEGAL_ACTIONS_FIELD = pb.TurnRequest.DESCRIPTOR.fields_by_name["legal_actions"].number
 MATCH_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
-DEFAULT_TIME_CONTROL = TimeControl(move_s=1.0, bank_s=10.0, first_move_s=5.0)
+DEFAULT_TIME_CONTROL = TimeControl()
 
 # How a fault is named to the seat that made it (the code it would get as a status).
 FAULT_CODES = {
@@ -745,10 +745,6 @@ class MatchRegistry:
             raise RequestError(grpc.StatusCode.ALREADY_EXISTS,
                                f"match {match_id} already exists on this referee; a retried StartMatch must not "
                                "start it twice. Use GetMatch to follow it.")
-        if request.game not in GAMES:
-            known = ", ".join(sorted(GAMES)) or "(none)"
-            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
-                               f"unknown game {request.game!r}; known games: {known}.")
         players = request.players
         if players != len(request.seats):
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,

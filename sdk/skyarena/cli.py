@@ -20,7 +20,7 @@ from referee.match import TimeControl
 
 from .games import house_bots
 from .loader import BotLoadError, load_bot
-from .local import SeriesReport, play_series
+from .local import DEFAULT_LOCAL_TIME, SeriesReport, play_series
 from .starter import write_starter
 
 console = Console()
@@ -79,8 +79,10 @@ def games(as_json: bool) -> None:
 @click.option("-o", "--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="A game option (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the standings.")
 @click.option("--replay-dir", type=click.Path(file_okay=False, path_type=Path), help="Write each match's replay here.")
-@click.option("--move-time", type=click.FloatRange(min=0.001), default=5.0, show_default=True, help="Seconds per move.")
-@click.option("--bank", type=click.FloatRange(min=0), default=30.0, show_default=True, help="Time bank in seconds.")
+@click.option("--move-time", type=click.FloatRange(min=0.001), default=DEFAULT_LOCAL_TIME.move_s, show_default=True,
+              help="Seconds per move.")
+@click.option("--bank", type=click.FloatRange(min=0), default=DEFAULT_LOCAL_TIME.bank_s, show_default=True,
+              help="Time bank in seconds.")
 @click.option("--strikes", type=click.IntRange(min=1), default=3, show_default=True, help="Faults before a forfeit.")
 def play(game: str, bots: tuple[str, ...], n_games: int, seed: int, option_pairs: tuple[str, ...], as_json: bool,
          replay_dir: Path | None, move_time: float, bank: float, strikes: int) -> None:

@@ -22,9 +22,12 @@ import click
 from rich.table import Table
 
 from referee.games import GAMES, GameSpec, SkyarenaError, spec
+from referee.match import TimeControl
 
 from .cli import UserError, console, err_console, main, parse_options
 from .loader import BotLoadError
+
+REMOTE_TIME = TimeControl()  # the referee's default time control
 
 
 def _bot_factory(bot_spec: str, game: str | None) -> Any:
@@ -89,10 +92,11 @@ def run_command(bot: str, referee: str | None, token: str | None, stdio: bool, g
               help="The referee's service token (env SKYARENA_SERVICE_TOKEN).")
 @click.option("--seed", type=int, default=None, help="The match seed (default: the referee draws one).")
 @click.option("-o", "--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="A game option (repeatable).")
-@click.option("--move-time", type=click.FloatRange(min=0.001), default=1.0, show_default=True,
+@click.option("--move-time", type=click.FloatRange(min=0.001), default=REMOTE_TIME.move_s, show_default=True,
               help="Seconds per move.")
-@click.option("--bank", type=click.FloatRange(min=0), default=10.0, show_default=True, help="Time bank in seconds.")
-@click.option("--first-move", type=click.FloatRange(min=0.001), default=5.0, show_default=True,
+@click.option("--bank", type=click.FloatRange(min=0), default=REMOTE_TIME.bank_s, show_default=True,
+              help="Time bank in seconds.")
+@click.option("--first-move", type=click.FloatRange(min=0.001), default=REMOTE_TIME.first_move_s, show_default=True,
               help="Seconds for each seat's first move.")
 @click.option("--strikes", type=click.IntRange(min=1), default=3, show_default=True, help="Faults before a forfeit.")
 @click.option("--timeout", type=click.FloatRange(min=1), default=3600.0, show_default=True,
@@ -280,6 +284,7 @@ def serve_command(listen: str, service_token: str, metrics_listen: str | None, l
     shutdown grace) or end ABORTED, and the process exits."""
     from referee.service import Limits, serve
     from referee.service.logs import configure
+    from referee.service.tokens import ServiceToken
 
     for target in register_games:
         _register_game(target)
@@ -287,9 +292,10 @@ def serve_command(listen: str, service_token: str, metrics_listen: str | None, l
         limits = Limits.from_env(**limit_flags)
     except ValueError as exc:
         raise UserError(str(exc)) from None
-    if len(service_token) < 16:
-        raise UserError("the service token must be at least 16 characters; generate one with "
-                        "`python -c 'import secrets; print(secrets.token_urlsafe(32))'`")
+    try:
+        ServiceToken(service_token)  # its rules, checked before anything starts
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
     configure(log_level, log_format)
     try:
         asyncio.run(serve(listen, service_token, limits, metrics_listen))

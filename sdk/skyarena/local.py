@@ -16,7 +16,7 @@ from referee.games import State, make, spec
 from referee.match import Fault, FaultKind, MatchRecord, MatchRunner, TimeControl
 
 from .bot import Bot, MatchInfo, bot_seed
-from .games import observation_class, to_observation
+from .games import observation_class
 
 DEFAULT_LOCAL_TIME = TimeControl(move_s=5.0, bank_s=30.0, first_move_s=10.0)
 
@@ -47,10 +47,11 @@ def play_match(
         except Exception as exc:  # a crashing bot is a fault, never a crashed match
             runner.fail_outside_turn(seat, FaultKind.EXCEPTION,
                                      f"on_match_start raised {type(exc).__name__}: {exc}")
+    observation_type = observation_class(game)
     while not runner.finished:
         for request in runner.pending():
             bot = bots[request.seat]
-            observation = to_observation(game, private_copy(request.observation))
+            observation = observation_type.from_json(private_copy(request.observation))
             started = time.perf_counter()
             try:
                 answer = bot.act(observation, request.legal_actions)
@@ -111,7 +112,6 @@ class BotStanding:
     rank_sum: float = 0.0
     score_sum: float = 0.0
     faults: int = 0
-    forfeits: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -174,7 +174,6 @@ def play_series(
             st.rank_sum += record.result.ranks[seat]
             st.score_sum += record.result.scores[seat]
             st.faults += sum(1 for f in record.faults if f.seat == seat)
-            st.forfeits += seat in record.forfeited
         if on_match is not None:
             on_match(i, record, order)
         if keep_records:
