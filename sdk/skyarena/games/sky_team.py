@@ -3,24 +3,30 @@
 Seat 0 is the Pilot (blue dice), seat 1 the Co-Pilot (orange dice). Both seats win or
 lose together. Actions are written ``<die>[+k|-k]><space>`` (``4>axis``, ``1+1>radio``),
 ``reroll`` and ``roll none`` / ``roll 1,3``; see referee/games/sky_team/README.md.
+
+The house bots import the engine's board data and notation from
+``referee.games.sky_team`` (installed with the SDK) rather than restating them.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from referee.games.sky_team import actions as st_actions
+from referee.games.sky_team import data as st_data
+from referee.games.sky_team.actions import Action, Place, Reroll, SpendReroll
+
 from ..bot import Bot, RandomBot
 from ..observation import Observation as BaseObservation
 
-SEATS = ("pilot", "copilot")
-AIRPORT = 7                     # approach space of the airport (1-based)
-FINAL_ROUND = 7                 # the landing round
-GEAR_VALUES = ((1, 2), (3, 4), (5, 6))
-FLAP_VALUES = ((1, 2), (2, 3), (4, 5), (5, 6))
-BRAKE_VALUES = (2, 4, 6)
+# The engine counts rounds and approach spaces from 0; observations show them 1-based.
+AIRPORT = st_data.AIRPORT + 1           # approach space of the airport (1-based): 7
+FINAL_ROUND = st_data.FINAL_ROUND + 1   # the landing round (1-based): 7
+GEAR_VALUES = st_data.GEAR_VALUES
+FLAP_VALUES = st_data.FLAP_VALUES
+BRAKE_VALUES = tuple(value for (value,) in st_data.BRAKE_VALUES)   # one value per brake: 2, 4, 6
 
 
 @dataclass(frozen=True)
@@ -158,20 +164,11 @@ WEIGHTS: dict[str, float] = {
     "short_switch": 3000.0,  # landing round: per switch the dice left can no longer deploy
 }
 W = WEIGHTS
-_PLACE_RE = re.compile(r"^([1-6])([+-][1-9])?>([a-z0-9]+)$")
 
 
-def _parse(text: str) -> tuple[str, Any]:
-    """('place', (value, coffee, space)) | ('spend', None) | ('roll', dice)."""
-    if text == "reroll":
-        return "spend", None
-    if text.startswith("roll "):
-        body = text[5:]
-        return "roll", () if body == "none" else tuple(int(x) for x in body.split(","))
-    m = _PLACE_RE.match(text)
-    if not m:
-        return "other", None
-    return "place", (int(m.group(1)), int(m.group(2) or 0), m.group(3))
+def _action(value: Any) -> Action:
+    """An engine action as is; its notation (a remote legal list) parsed by the engine."""
+    return value if isinstance(value, (Place, SpendReroll, Reroll)) else st_actions.parse(str(value))
 
 
 def _best_of(values: Sequence[float], n: int) -> float:
@@ -211,7 +208,7 @@ class _Outlook:
     def axis_after(self, mine: int, theirs: int) -> float:
         pilot, copilot = (mine, theirs) if self.seat == 0 else (theirs, mine)
         tilt = self.obs.axis + copilot - pilot
-        if abs(tilt) >= 3:
+        if abs(tilt) >= st_data.SPIN_TILT:
             return DEAD
         if self.final:
             return -5000.0 if tilt else 0.0
@@ -303,11 +300,11 @@ class HeuristicBot(Bot):
 
     def act(self, observation: Any, legal_actions: Sequence[Any]) -> Any:
         obs = observation if isinstance(observation, Observation) else Observation.from_json(observation)
-        parsed = [_parse(str(a)) for a in legal_actions]
+        legal = [_action(a) for a in legal_actions]
         outlooks: dict[tuple[Any, ...], Any] = {}
         if obs.phase == "reroll":
-            return self._choose_reroll(obs, parsed, outlooks)
-        scores = [self._score(obs, kind, body, outlooks) for kind, body in parsed]
+            return self._choose_reroll(obs, legal, outlooks)
+        scores = [self._score(obs, action, outlooks) for action in legal]
         best = max(scores)
         choices = [i for i, s in enumerate(scores) if s >= best - 1e-9]
         return choices[self.random.randrange(len(choices))]
@@ -329,12 +326,12 @@ class HeuristicBot(Bot):
         engines = b.engines_pilot if obs.seat == 0 else b.engines_copilot
         return [k for k, v in (("axis", axis), ("engines", engines)) if v is None and k != skip]
 
-    def _score(self, obs: Observation, kind: str, body: Any, outlooks: dict[Any, Any]) -> float:
-        if kind == "spend":
+    def _score(self, obs: Observation, action: Action, outlooks: dict[Any, Any]) -> float:
+        if isinstance(action, SpendReroll):
             return -1000.0          # chosen only when every placement is a disaster
-        if kind != "place":
+        if not isinstance(action, Place):
             return DEAD * 8
-        value, coffee, space = body
+        value, coffee, space = action
         placed = value + coffee
         dice = list(obs.my_dice)
         dice.remove(value)
@@ -368,7 +365,7 @@ class HeuristicBot(Bot):
                 now += 300.0 if obs.final_round else (
                     W["brake"] + W["brake_need"] * (3 - obs.brakes) / (FINAL_ROUND - obs.round + 1))
                 brake = BRAKE_VALUES[obs.brakes]
-        elif space == "conc" and cups < 3:
+        elif space == "conc" and cups < st_data.COFFEE_MAX:
             now += W["conc"]
             cups += 1
         outlook = self._outlook(obs, outlooks, tokens, blue, orange, brake, cups)
@@ -410,7 +407,7 @@ class HeuristicBot(Bot):
         rounds_left = FINAL_ROUND - obs.round + 1
         return W[kind] + W[kind + "_need"] * missing / rounds_left
 
-    def _choose_reroll(self, obs: Observation, parsed: list[tuple[str, Any]],
+    def _choose_reroll(self, obs: Observation, legal: list[Action],
                        outlooks: dict[Any, Any]) -> int:
         """Reroll everything when the current dice only lead to a disaster, else keep them."""
         outlook = self._outlook(obs, outlooks, tuple(obs.approach_tokens), obs.blue_marker, obs.orange_marker,
@@ -420,8 +417,8 @@ class HeuristicBot(Bot):
         want: tuple[int, ...] = ()
         if kinds and len(dice) >= len(kinds) and outlook.cover(dice, kinds) < -1000:
             want = tuple(sorted(dice))
-        for i, (kind, body) in enumerate(parsed):
-            if kind == "roll" and tuple(sorted(body)) == want:
+        for i, action in enumerate(legal):
+            if isinstance(action, Reroll) and tuple(sorted(action.dice)) == want:
                 return i
         return 0
 
