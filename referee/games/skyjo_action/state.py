@@ -59,6 +59,19 @@ DECISION_NAMES = {
     "pickB": "pick", "own1": "pick", "own2": "pick", "mtarget": "meteor", "steal": "steal", "replay": "replay",
     "defend": "defend",
 }
+# The steps an activated action card pushes, bottom first, each ``(kind, *args)`` after the
+# player's seat: a table so every card's effect reads in one place. Meteor shower is not here
+# because its step lists the other seats, which depends on the game's player count.
+EFFECT_STEPS: dict[int, tuple[tuple[Any, ...], ...]] = {
+    SWAP_OTHER: (("pair",),),
+    SWAP_OWN: (("own1",),),
+    DRAW_THREE: (("three", ()),),
+    LOOK: (("look",),),
+    DOUBLE_MOVE: (("turn", 1), ("turn", 1)),     # two extra turns
+    DEFENSE: (("turn", 1),),                     # played on one's own turn: an extra turn
+    REACTIVATION: (("replay",),),
+    THIEF: (("steal",),),
+}
 
 
 def _shuffled(rng: CounterRng, items: list[int]) -> list[int]:
@@ -871,26 +884,11 @@ class SkyjoActionState(State):
         _, s, t = f
         stack = self.stack
         stack.pop()
-        if t == SWAP_OTHER:
-            stack.append(("pair", s))
-        elif t == SWAP_OWN:
-            stack.append(("own1", s))
-        elif t == DRAW_THREE:
-            stack.append(("three", s, ()))
-        elif t == LOOK:
-            stack.append(("look", s))
-        elif t == METEOR:
+        if t == METEOR:
             players = self.players
             stack.append(("meteor", s, tuple((s + i) % players for i in range(1, players))))
-        elif t == DOUBLE_MOVE:
-            stack.append(("turn", s, 1))
-            stack.append(("turn", s, 1))
-        elif t == DEFENSE:
-            stack.append(("turn", s, 1))
-        elif t == REACTIVATION:
-            stack.append(("replay", s))
-        elif t == THIEF:
-            stack.append(("steal", s))
+            return
+        stack.extend((kind, s, *args) for kind, *args in EFFECT_STEPS[t])
 
     def _x_meteor(self, f: Frame) -> None:
         _, s, queue = f
