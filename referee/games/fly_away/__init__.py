@@ -11,6 +11,7 @@ from typing import Any
 from ..core.errors import OptionError
 from ..core.registry import register
 from ..core.spec import GameSpec, OptionSpec
+from .data import EMPTY_PILE_PENALTY
 from .state import FlyAwayState
 
 OPTIONS = (
@@ -34,7 +35,7 @@ OPTIONS = (
                bool),
     OptionSpec("empty_penalty_pile", "no-penalty",
                "Ruling: a late turn when the 11 penalty cards are gone costs nothing ('no-penalty') "
-               "or 4 points ('minus-4').", str, choices=("no-penalty", "minus-4")),
+               "or 4 points ('minus-4').", str, choices=tuple(EMPTY_PILE_PENALTY)),
 )
 
 # One keep decision, at most 12 turns per seat, then per seat at most one swap per card,

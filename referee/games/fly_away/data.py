@@ -91,6 +91,9 @@ SPECIES_BONUS: tuple[tuple[int, int], ...] = tuple(
 )
 
 PENALTIES: tuple[int, ...] = tuple(c["points"] for c in _load("penalties.json")["cards"])
+# A late turn once the penalty pile is empty, by the option ``empty_penalty_pile`` (README
+# ruling D2): the points it costs, None for no penalty card at all.
+EMPTY_PILE_PENALTY: dict[str, int | None] = {"no-penalty": None, "minus-4": -4}
 
 
 def deck_for(players: int) -> tuple[int, ...]:

@@ -12,17 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.errors import OptionError
 from .data import PENALTIES, SCORING_INDEX, SCORING_PILES, SCORING_TYPES, TYPE_OF, deck_for
 from .geometry import SLOT_COUNT, anchors_for, is_connected
-from .rules import (
-    EMPTY,
-    FORMATION_SIZE,
-    KEEP,
-    PLAY,
-    SWAPS,
-    display_mask_of,
-    refill_display,
-    start_abilities,
-    take_penalty,
-)
+from .rules import EMPTY, KEEP, SWAPS, begin_play, complete_formations, display_mask_of, refill_display
 
 if TYPE_CHECKING:
     from .state import FlyAwayState
@@ -161,7 +151,7 @@ def deal(state: FlyAwayState) -> None:
     state.used = [frozenset()] * players
     state.flipped = [frozenset()] * players
     state.final = None
-    complete = [len(c) == FORMATION_SIZE for c in cells]
+    complete = complete_formations(state)
     if complete[state.current] and not all(complete):
         raise _error(f"seat {state.current} is to move but its formation is complete; "
                      "set 'to_move' to a seat still missing cards")
@@ -170,22 +160,6 @@ def deal(state: FlyAwayState) -> None:
         state.phase = KEEP
     else:
         begin_play(state)
-
-
-def begin_play(state: FlyAwayState) -> None:
-    """The first turn: of the seat ``to_move`` (the lead bird's holder by default). A
-    setup with complete formations has already triggered the end; when the seat to move
-    holds the lead bird, the normal turns are over and it starts with a penalty card."""
-    state.phase = PLAY
-    state.current = state.first_turn
-    complete = [len(c) == FORMATION_SIZE for c in state.cells]
-    if all(complete):
-        start_abilities(state)
-        return
-    state.end_triggered = any(complete)
-    if state.end_triggered and state.current == state.lead:
-        state.penalty_turns = True
-        take_penalty(state, state.current)
 
 
 def _deal_scoring(state: FlyAwayState, setup: dict[str, Any]) -> tuple[tuple[tuple[int, ...], ...],

@@ -12,7 +12,16 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..core.result import Result
 from .actions import DONE, Done, Flip, Swap, Take
-from .data import ABILITY_OF, SCORING, SCORING_SETS, SPECIES, SPECIES_BONUS, SPECIES_OF, ScoringCard
+from .data import (
+    ABILITY_OF,
+    EMPTY_PILE_PENALTY,
+    SCORING,
+    SCORING_SETS,
+    SPECIES,
+    SPECIES_BONUS,
+    SPECIES_OF,
+    ScoringCard,
+)
 from .geometry import GROUPS, SLOT_COUNT, WEDGE, anchors_for, cell_of, mask_of, narrow, slots_of
 
 if TYPE_CHECKING:
@@ -44,6 +53,22 @@ def refill_display(state: FlyAwayState) -> None:
     state.display_mask = display_mask_of(display)
 
 
+def begin_play(state: FlyAwayState) -> None:
+    """The first turn: of the seat ``to_move`` (the lead bird's holder by default). A
+    setup with complete formations has already triggered the end; when the seat to move
+    holds the lead bird, the normal turns are over and it starts with a penalty card."""
+    state.phase = PLAY
+    state.current = state.first_turn
+    complete = complete_formations(state)
+    if all(complete):
+        start_abilities(state)
+        return
+    state.end_triggered = any(complete)
+    if state.end_triggered and state.current == state.lead:
+        state.penalty_turns = True
+        take_penalty(state, state.current)
+
+
 # ----- Turn -----------------------------------------------------------------------------
 
 def take_and_play(state: FlyAwayState, seat: int, action: Take) -> None:
@@ -69,13 +94,18 @@ def take_and_play(state: FlyAwayState, seat: int, action: Take) -> None:
 
 # ----- End of the game ------------------------------------------------------------------
 
+def complete_formations(state: FlyAwayState) -> list[bool]:
+    """Per seat: whether its formation has all 12 cards; the first one triggers the end."""
+    return [len(c) == FORMATION_SIZE for c in state.cells]
+
+
 def end_turn(state: FlyAwayState, seat: int) -> None:
     """Pass the turn clockwise. The 12th card of a formation triggers the end; normal turns
     go on until the lead bird's holder would play again; then the seats still missing
     cards keep playing, taking a penalty card at the start of each turn; once every
     formation is complete, the special abilities are used."""
     players = state.players
-    complete = [len(c) == FORMATION_SIZE for c in state.cells]
+    complete = complete_formations(state)
     if complete[seat]:
         state.end_triggered = True
     nxt = (seat + 1) % players
@@ -103,10 +133,11 @@ def take_penalty(state: FlyAwayState, seat: int) -> None:
     if state.pen_pos < len(state.pen_pile):
         value = state.pen_pile[state.pen_pos]
         state.pen_pos += 1
-    elif state.options["empty_penalty_pile"] == "minus-4":
-        value = -4
     else:
-        return
+        empty = EMPTY_PILE_PENALTY[state.options["empty_penalty_pile"]]
+        if empty is None:
+            return
+        value = empty
     state.penalties[seat] = state.penalties[seat] + (value,)
 
 

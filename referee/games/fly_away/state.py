@@ -18,7 +18,7 @@ from ..core.state import State
 from . import actions as act
 from .actions import Flip, Keep, Swap, Take
 from .data import AREA_VIEW, SCORING, SCORING_PILES, TYPE_OF, bird_json, scoring_view
-from .deal import begin_play, deal, keep_sizes
+from .deal import deal, keep_sizes
 from .geometry import FIRST_POSITIONS, GROUPS, SLOT_NAMES, Anchors, Cell, available_groups, positions, slot_of
 from .rules import (
     ABILITIES,
@@ -30,6 +30,7 @@ from .rules import (
     PLAY,
     STAGE_NAMES,
     ability_actions,
+    begin_play,
     finish,
     take_and_play,
     use_ability,
