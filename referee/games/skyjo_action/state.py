@@ -149,10 +149,10 @@ class SkyjoActionState(State):
         self._legal: tuple[A.Move, ...] = ()
         self._obs: dict[int, dict[str, Any]] = {}
         self._pub: list[dict[str, Any]] | None = None
-        setup = Setup.parse(players, self.options) if self.options.get("setup") is not None else None
-        if setup is not None and setup.totals is not None:
+        setup = Setup.parse(players, self.options) if self.options.get("setup") is not None else Setup()
+        if setup.totals is not None:
             self.totals = list(setup.totals)
-        self._deal(setup, -1 if setup is None or setup.first is None else setup.first)
+        self._deal(setup, -1 if setup.first is None else setup.first)
         self._run()
 
     # ----- the contract -----------------------------------------------------------------
@@ -469,8 +469,10 @@ class SkyjoActionState(State):
         self._legal = ()
 
     # ----- dealing ---------------------------------------------------------------------------
-    def _deal(self, setup: Setup | None, first: int) -> None:
-        """Setup of a round: decks, grids, the first discard, the action row, the random reveals."""
+    def _deal(self, setup: Setup, first: int) -> None:
+        """Setup of a round: decks, grids, the first discard, the action row, the random reveals.
+        ``setup`` fixes parts of the first round's deal; an empty ``Setup()`` (every later
+        round, or no setup option) fixes nothing, so every part is dealt at random."""
         cfg = self.cfg
         players = self.players
         size = cfg.size
@@ -479,15 +481,15 @@ class SkyjoActionState(State):
         self.box = ()
         self.ender = -1
         self.finals = ()
-        self.lock = list(setup.lock) if setup is not None and setup.lock is not None else [0] * players
+        self.lock = list(setup.lock) if setup.lock is not None else [0] * players
         self.known = [0] * (players * players)
         self.held = [()] * players
         self.adiscard = []
         self.arow = [-1] * ROW_SIZE
         self.adeck = []
-        given_grids = setup.grids if setup is not None else None
-        given_discard = setup.discard if setup is not None else None
-        if setup is not None and setup.deck is not None:
+        given_grids = setup.grids
+        given_discard = setup.discard
+        if setup.deck is not None:
             deck = list(reversed(setup.deck))
             need = (0 if given_grids else players * size) + (0 if given_discard else 1)
             if len(deck) < need:
@@ -526,27 +528,25 @@ class SkyjoActionState(State):
                 card = deck.pop()
             self.discard = [card]
         if cfg.row_mode:
-            if setup is not None and setup.action_deck is not None:
+            if setup.action_deck is not None:
                 self.adeck = list(reversed(setup.action_deck))
             else:
                 pool = cfg.action_cards()
-                if setup is not None:
-                    used = [t for t in setup.action_row or [] if t >= 0]
-                    used += [t for hand in setup.held or [] for t in hand] + list(setup.action_discard or [])
-                    for t in used:
-                        pool.remove(t)
+                used = [t for t in setup.action_row or [] if t >= 0]
+                used += [t for hand in setup.held or [] for t in hand] + list(setup.action_discard or [])
+                for t in used:
+                    pool.remove(t)
                 self.adeck = self.shuffle("action-deck", pool)
-            if setup is not None and setup.action_row is not None:
+            if setup.action_row is not None:
                 self.arow = list(setup.action_row)
             else:
                 self.arow = [self.adeck.pop() if self.adeck else -1 for _ in range(ROW_SIZE)]
-        if setup is not None:
-            if setup.held is not None:
-                self.held = [tuple((t, True, self.turn_no) for t in hand) for hand in setup.held]
-            self.adiscard += list(setup.action_discard or [])
+        if setup.held is not None:
+            self.held = [tuple((t, True, self.turn_no) for t in hand) for hand in setup.held]
+        self.adiscard += list(setup.action_discard or [])
         reveals: list[tuple[int, ...]] = []
         for s in range(players):
-            if setup is not None and setup.reveal is not None:
+            if setup.reveal is not None:
                 reveals.append(tuple(setup.reveal[s]))
                 continue
             a = self.draw_below("reveal", size)
@@ -733,7 +733,7 @@ class SkyjoActionState(State):
         elif self.round_no >= cfg.max_rounds:
             self.over = "round-limit"
         else:
-            self._deal(None, ender if ender >= 0 else (self.cur + 1) % players)
+            self._deal(Setup(), ender if ender >= 0 else (self.cur + 1) % players)
 
     def _final_clears(self, s: int, revealed: int) -> None:
         """Lines completed by the final reveal clear when that lowers the owner's score, within
