@@ -331,9 +331,9 @@ def merge(into: Shape, other: Shape) -> None:
 
 
 def draft(game: str, seeds: int = 4, max_steps: int = 400) -> str:
-    from skyarena.games import MODULES, observation_class
+    from skyarena.games import module_name, observation_class
 
-    pkg = MODULES.get(game, game.replace("-", "_"))
+    pkg = module_name(game)
     prefix = camel(pkg)
     observations, actions = sample(game, seeds, max_steps)
     shape = Shape()
@@ -442,12 +442,12 @@ def main() -> None:
     parser.add_argument("--write", action="store_true")
     parser.add_argument("--seeds", type=int, default=4)
     args = parser.parse_args()
-    from skyarena.games import MODULES
+    from skyarena.games import module_name
 
     for game in sorted(GAMES) if args.all else args.games:
         text = draft(game, args.seeds)
         if args.write:
-            path = ROOT / "proto" / "skyarena" / "v1" / "games" / f"{MODULES.get(game, game)}.proto"
+            path = ROOT / "proto" / "skyarena" / "v1" / "games" / f"{module_name(game)}.proto"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
             print(f"wrote {path.relative_to(ROOT)}")

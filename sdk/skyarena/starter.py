@@ -6,12 +6,12 @@ from pathlib import Path
 
 from referee.games import spec
 
-from .games import MODULES
+from .games import game_module, module_name
 
 TEMPLATE = '''"""A starter bot for {title} ({game}).
 
 Run it:   skyarena play {game} {filename} random --games 20
-Observation fields: python -c "import skyarena.games.{module} as g; help(g.Observation)"
+Observation fields: {fields}
 Rules: docs/rules/{game}.md in the Skyarena repository.
 """
 
@@ -32,11 +32,19 @@ class StarterBot(Bot):
 '''
 
 
+def _fields_hint(game: str) -> str:
+    """Where a bot author reads the observation's fields."""
+    if game_module(game) is None:
+        # No SDK module: the bot gets a GenericObservation, read like the engine's dict.
+        return "this game has no typed SDK observation; print(observation.raw) to see them"
+    return f'python -c "import skyarena.games.{module_name(game)} as g; help(g.Observation)"'
+
+
 def write_starter(game: str, directory: Path) -> Path:
     game_spec = spec(game)
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / "bot.py"
     if path.exists():
         raise FileExistsError(f"{path} exists already; choose another directory or remove it.")
-    path.write_text(TEMPLATE.format(title=game_spec.title, game=game, filename=path, module=MODULES[game]))
+    path.write_text(TEMPLATE.format(title=game_spec.title, game=game, filename=path, fields=_fields_hint(game)))
     return path

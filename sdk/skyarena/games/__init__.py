@@ -14,19 +14,20 @@ from typing import Any
 from ..bot import Bot, RandomBot
 from ..observation import GenericObservation, Observation
 
-MODULES = {
-    "sky-team": "sky_team",
-    "skyjo-action": "skyjo_action",
-    "skybirds": "skybirds",
-    "oddball-aeronauts": "oddball_aeronauts",
-    "fly-away": "fly_away",
-}
+
+def module_name(game: str) -> str:
+    """The module name of a game (its SDK module here and its engine package under
+    ``referee.games``): the game's name with '-' as '_' (``sky-team`` -> ``sky_team``)."""
+    return game.replace("-", "_")
 
 
 def game_module(game: str) -> ModuleType | None:
-    name = MODULES.get(game)
-    if name is None:
+    """The SDK module of a registered game, or None (unknown game, or no SDK module)."""
+    from referee.games import GAMES
+
+    if game not in GAMES:
         return None
+    name = module_name(game)
     try:
         return import_module(f"{__name__}.{name}")
     except ModuleNotFoundError as exc:
