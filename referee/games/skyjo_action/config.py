@@ -262,9 +262,8 @@ class Setup:
         unknown = sorted(set(raw) - set(SETUP_KEYS))
         if unknown:
             _fail(f"setup: unknown key {unknown[0]!r}; the keys are {', '.join(SETUP_KEYS)}.")
-        layout = LARGE if large_group(players, options) else STANDARD
-        stars = not options["even_simpler"]
-        types = enabled_types(options)
+        cfg = Config.from_options(players, options)      # the layout, stars and types the deal must fit
+        layout, stars, types = cfg.layout, cfg.stars, cfg.types
         out = Setup()
         if "grids" in raw:
             grids = _list(raw["grids"], "grids", players)
@@ -295,9 +294,8 @@ class Setup:
             _fail("setup.discard must hold at least one card (its last entry is the top).")
         if out.discard and out.discard[-1] >= ACTION0:
             _fail("setup.discard: the top card of the main discard pile must be a number or a star.")
-        row_mode = bool(types) and not options["single_deck"]
         for key in ("action_deck", "action_row"):
-            if key in raw and not row_mode:
+            if key in raw and not cfg.row_mode:
                 _fail(f"setup.{key}: this game has no action deck/row (simple or single-deck variant); remove it.")
         if "action_deck" in raw:
             out.action_deck = [_type(t, f"action_deck[{i}]", types) for i, t in enumerate(_list(raw["action_deck"],
@@ -335,17 +333,18 @@ class Setup:
                 if value not in names:
                     _fail(f"setup.lock[{s}] must be null, \"rows\" or \"columns\", got {value!r}.")
             out.lock = [names[v] for v in locks]
-        out._check_counts(options, types, stars)
+        out._check_counts(cfg)
         return out
 
-    def _check_counts(self, options: dict[str, Any], types: tuple[int, ...], stars: bool) -> None:
+    def _check_counts(self, cfg: Config) -> None:
         """Without an explicit deck, the given cards come out of the standard composition."""
+        types = cfg.types
         if self.deck is None:
             used = Counter(c for grid in self.grids or [] for c in grid) + Counter(self.discard or [])
-            available = Counter(number_deck(stars))
+            available = Counter(number_deck(cfg.stars))
             for card, n in sorted(used.items()):
                 if card >= ACTION0:
-                    if not options["single_deck"]:
+                    if not cfg.single:
                         _fail(f"setup: action card {TYPE_NAMES[card - ACTION0]!r} in a grid or the discard pile "
                               "needs single_deck>0 or an explicit setup.deck.")
                     if card - ACTION0 not in types:
@@ -355,10 +354,10 @@ class Setup:
                     _fail(f"setup uses {n} cards {shown!r} but the deck has only {available[card]}; fix the grids/"
                           "discard, or give setup.deck explicitly.")
             actions_used = sum(n for card, n in used.items() if card >= ACTION0)
-            if actions_used > options["single_deck"]:
+            if actions_used > cfg.single:
                 _fail(f"setup places {actions_used} action cards in grids/discard but single_deck is "
-                      f"{options['single_deck']}; raise single_deck or give setup.deck explicitly.")
-        if self.action_deck is None and types and not options["single_deck"]:
+                      f"{cfg.single}; raise single_deck or give setup.deck explicitly.")
+        if self.action_deck is None and cfg.row_mode:
             used = (Counter(t for t in self.action_row or [] if t >= 0)
                     + Counter(t for cards in self.held or [] for t in cards) + Counter(self.action_discard or []))
             for t, n in used.items():
