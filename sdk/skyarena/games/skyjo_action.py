@@ -186,9 +186,6 @@ class HeuristicBot(Bot):
         handler = getattr(self, "_" + (obs.decision or "turn").replace("-", "_"), None)
         return handler(obs, legal) if handler else legal[0]
 
-    def _cols(self, obs: Observation) -> int:
-        return obs.cols
-
     def _face_down(self, area: Area) -> list[int]:
         return [i for i, up in enumerate(area.face_up) if up is False]
 
