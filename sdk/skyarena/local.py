@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.games import State, make, spec
+from referee.games.core.views import private_copy  # bots here share the engine's process
 from referee.match import Fault, FaultKind, MatchRecord, MatchRunner, TimeControl
 
 from .bot import Bot, MatchInfo, bot_seed
@@ -70,20 +71,6 @@ def play_match(
                                        f"on_match_end raised {type(exc).__name__}: {exc}",
                                        strike=runner.strikes[seat], forfeit=False))
     return record
-
-
-def private_copy(value: Any) -> Any:
-    """A copy of an engine view sharing no dict or list with it. Engines may build views
-    from their own containers, and here (unlike remote play, where views are serialized) a
-    bot holds them in the same process: whatever it writes into its observation must not
-    change the game."""
-    if type(value) is dict:
-        return {key: private_copy(item) for key, item in value.items()}
-    if type(value) is list:
-        return [private_copy(item) for item in value]
-    if type(value) is tuple:
-        return tuple(private_copy(item) for item in value)
-    return value
 
 
 def play_unclocked(game: str, bots: Sequence[Bot], seed: int = 0, options: dict[str, Any] | None = None) -> State:

@@ -83,3 +83,14 @@ def test_clone_is_independent(toy_game: str) -> None:
     assert twin.state_hash() == before
     twin.apply({0: "keep", 1: "keep"})
     assert twin.state_hash() != state.state_hash()
+
+
+def test_result_json_shares_nothing_with_the_result() -> None:
+    """Every seat's bot is handed the result: one bot writing into it must not change it."""
+    from referee.games import Result
+
+    result = Result((0, 1), (3.0, 1.0), "score", {"why": {"cards": [1, 2]}})
+    handed = result.to_json()
+    handed["details"]["why"]["cards"].append(99)
+    handed["details"]["extra"] = True
+    assert result.to_json()["details"] == {"why": {"cards": [1, 2]}}

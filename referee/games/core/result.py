@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .views import private_copy
+
 
 @dataclass(frozen=True)
 class Result:
@@ -33,7 +35,7 @@ class Result:
 
     def to_json(self) -> dict[str, Any]:
         return {"ranks": list(self.ranks), "scores": list(self.scores), "reason": self.reason,
-                "details": self.details}
+                "details": private_copy(self.details)}  # a copy: handed to every seat's bot
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Result:
