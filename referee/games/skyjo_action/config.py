@@ -139,7 +139,6 @@ def check_options(players: int, options: dict[str, Any]) -> None:
 class Config:
     """Everything fixed for a whole game, shared (read-only) by every clone."""
 
-    players: int
     layout: Layout
     types: tuple[int, ...]
     single: int
@@ -178,7 +177,7 @@ class Config:
         codes = layout.codes
         single = options["single_deck"]
         return Config(
-            players=players, layout=layout, types=types, single=single, stars=not options["even_simpler"],
+            layout=layout, types=types, single=single, stars=not options["even_simpler"],
             penalty=options["held_card_points"], end_score=options["end_score"], double=options["double_ender"],
             star_col=options["star_column_points"], star_row=options["star_row_points"],
             open_hands=options["open_hands"], max_rounds=options["max_rounds"],

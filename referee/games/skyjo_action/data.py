@@ -27,15 +27,9 @@ TYPE_NAMES = (
     "double-move", "defense", "reactivation", "thief",
 )
 TYPE_INDEX = {name: i for i, name in enumerate(TYPE_NAMES)}
-TYPE_TITLES = (
-    "Swap with another player", "Swap your own cards", "Draw three", "Look at a row or column",
-    "Meteor shower", "Double move", "Defense", "Reactivation", "Thief",
-)
 STARTER_TYPES = (SWAP_OTHER, SWAP_OWN, DRAW_THREE, LOOK, METEOR)
 # Option name of each extra action card type.
 EXTRA_TYPE_OPTIONS = {"double_move": DOUBLE_MOVE, "defense": DEFENSE, "reactivation": REACTIVATION, "thief": THIEF}
-# Action cards whose effect targets another player (Defense may answer them).
-TARGETING_TYPES = frozenset({SWAP_OTHER, LOOK, METEOR, THIEF})
 
 ROW_SIZE = 4          # face-up action cards in the action row
 LINE_ROW, LINE_COL = 1, 2   # lock values: which kind of Skyjo line a play area may clear
@@ -82,7 +76,6 @@ class Line:
     kind: int            # LINE_ROW or LINE_COL
     mask: int            # bit p set for each position p of the line
     positions: tuple[int, ...]
-    star_bonus_key: str  # "row" or "col": which star-line bonus a full star line earns
 
     @property
     def text(self) -> str:
@@ -120,10 +113,10 @@ class Layout:
         out = []
         for c in range(self.cols):
             positions = tuple(r * self.cols + c for r in range(self.rows))
-            out.append(Line(10 + c, LINE_COL, sum(1 << p for p in positions), positions, "col"))
+            out.append(Line(10 + c, LINE_COL, sum(1 << p for p in positions), positions))
         for r in range(self.rows):
             positions = tuple(r * self.cols + c for c in range(self.cols))
-            out.append(Line(r, LINE_ROW, sum(1 << p for p in positions), positions, "row"))
+            out.append(Line(r, LINE_ROW, sum(1 << p for p in positions), positions))
         return tuple(out)
 
 

@@ -634,7 +634,7 @@ class SkyjoActionState(State):
         bit = 1 << p
         self.up[s] |= bit
         self._forget(s, bit)
-        self.stack.append(("placed", s, p, 0))
+        self.stack.append(("placed", s, p))
         if old >= ACTION0:
             self.stack.append(("hold", s, old - ACTION0))
         else:
@@ -828,14 +828,14 @@ class SkyjoActionState(State):
         self.up[s] |= 1 << p
         self._forget(s, 1 << p)
         if mode:
-            self.stack.append(("placed", s, p, 1))
+            self.stack.append(("placed", s, p))
         elif card >= ACTION0:
             self._found_action(s, p, card, 0)
 
     def _x_placed(self, f: Frame) -> None:
         """After a card was placed or turned face up: action card found, round end, Skyjo
         lines, and a star lets its owner take an action card (star first, then lines)."""
-        _, s, p, _how = f
+        _, s, p = f
         self.stack.pop()
         card = self.cards[s][p]
         if card >= ACTION0:
@@ -961,7 +961,6 @@ class SkyjoActionState(State):
 
     def _l_drawn(self, f: Frame) -> list[A.Move]:
         s = f[1]
-        self.cards[s]
         return [A.DISCARD, A.KEEP_DRAWN] if self._face_down(s) else [A.KEEP_DRAWN]
 
     def _l_place(self, f: Frame) -> list[A.Move]:
@@ -1106,7 +1105,7 @@ class SkyjoActionState(State):
         self.stack.pop()
         self.up[s] |= 1 << p
         self._forget(s, 1 << p)
-        self.stack.append(("placed", s, p, 1))
+        self.stack.append(("placed", s, p))
 
     def _a_star(self, f: Frame, m: A.Move) -> None:
         self.stack.pop()
