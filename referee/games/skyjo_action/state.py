@@ -74,30 +74,6 @@ EFFECT_STEPS: dict[int, tuple[tuple[Any, ...], ...]] = {
 }
 
 
-def _shuffled(rng: CounterRng, items: list[int]) -> list[int]:
-    """A uniform permutation (Fisher-Yates) from ``rng``: resampling shuffles ~100 cards many
-    times in the invariant suite, and CounterRng.shuffled spends a whole 64-bit word and a
-    Python call per card. Here each word gives four 16-bit draws, cut in C, and each draw is
-    mapped to 0..n-1 by Lemire's multiply-and-shift with rejection (so without bias)."""
-    out = list(items)
-    size = len(out)
-    chunks = array("H", b"".join(rng.next64().to_bytes(8, "little") for _ in range(size // 4 + 2)))
-    k = 0
-    for i in range(size - 1, 0, -1):
-        n = i + 1
-        while True:
-            if k == len(chunks):
-                chunks.frombytes(rng.next64().to_bytes(8, "little"))
-            m = chunks[k] * n
-            k += 1
-            low = m & 0xFFFF
-            if low >= n or low >= (65536 - n) % n:
-                break
-        j = m >> 16
-        out[i], out[j] = out[j], out[i]
-    return out
-
-
 # The positions whose bit is set, and the face-up flags, for every 12-bit mask.
 _POSITIONS = tuple(tuple(p for p in range(12) if (mask >> p) & 1) for mask in range(1 << 12))
 _FACE_UP = tuple(tuple((mask >> p) & 1 == 1 for p in range(12)) for mask in range(1 << 12))
@@ -281,11 +257,11 @@ class SkyjoActionState(State):
         if twin.box:
             # Single deck: which action cards went into the main deck is unknown too.
             found = [i for i, card in enumerate(values) if card >= ACTION0]
-            types = _shuffled(rng, [values[i] - ACTION0 for i in found] + list(twin.box))
+            types = rng.shuffled([values[i] - ACTION0 for i in found] + list(twin.box))
             for k, i in enumerate(found):
                 values[i] = ACTION0 + types[k]
             twin.box = tuple(types[len(found):])
-        pool = _shuffled(rng, values)
+        pool = rng.shuffled(values)
         k = 0
         for row, positions in rows:
             for p in positions:
@@ -295,9 +271,9 @@ class SkyjoActionState(State):
         held_slots = [(o, i) for o in range(players) if o != seat for i, slot in enumerate(twin.held[o])
                       if not slot[1]]
         if not held_slots:
-            twin.adeck = _shuffled(rng, twin.adeck) if len(twin.adeck) > 1 else twin.adeck
+            twin.adeck = rng.shuffled(twin.adeck) if len(twin.adeck) > 1 else twin.adeck
             return twin._after_resample()
-        apool = _shuffled(rng, [twin.held[o][i][0] for o, i in held_slots] + twin.adeck)
+        apool = rng.shuffled([twin.held[o][i][0] for o, i in held_slots] + twin.adeck)
         for k, (o, i) in enumerate(held_slots):
             hand = list(twin.held[o])
             _, public, taken = hand[i]
