@@ -907,6 +907,15 @@ class SkyjoActionState(State):
             self.stack.append(("effect", s, t))
 
     # ----- decisions: legal actions ------------------------------------------------------------
+    def _moves_at_cards(self, s: int, moves: tuple[A.Move, ...], skip: int = -1) -> list[A.Move]:
+        """The move for each position of seat s that still holds a card, but ``skip``: an empty
+        position (a cleared Skyjo line) has no card to replace, swap or remove. ``moves`` lists
+        one move per position, in grid order."""
+        row = self.cards[s]
+        if skip < 0 and EMPTY not in row:
+            return list(moves)
+        return [moves[p] for p, c in enumerate(row) if c != EMPTY and p != skip]
+
     def _l_turn(self, f: Frame) -> list[A.Move]:
         s = f[1]
         if f[2] and self.ender >= 0:
@@ -915,9 +924,7 @@ class SkyjoActionState(State):
         if self.deck or len(self.discard) > 1:
             out.append(A.DRAW)
         if self.discard:
-            take = self.cfg.take_discard
-            row = self.cards[s]
-            out += [take[p] for p, c in enumerate(row) if c != EMPTY] if EMPTY in row else take
+            out += self._moves_at_cards(s, self.cfg.take_discard)
         if self.cfg.row_mode and (self.adeck or self.adiscard or max(self.arow) >= 0):
             out.append(A.TAKE_ACTION)
         if self.ender < 0:
@@ -940,9 +947,7 @@ class SkyjoActionState(State):
         return [A.DISCARD, A.KEEP_DRAWN] if self._face_down(s) else [A.KEEP_DRAWN]
 
     def _l_place(self, f: Frame) -> list[A.Move]:
-        place = self.cfg.place
-        row = self.cards[f[1]]
-        return [place[p] for p, c in enumerate(row) if c != EMPTY] if EMPTY in row else list(place)
+        return self._moves_at_cards(f[1], self.cfg.place)
 
     def _l_reveal(self, f: Frame) -> list[A.Move]:
         down = self._face_down(f[1])
@@ -976,11 +981,7 @@ class SkyjoActionState(State):
         return [A.BETWEEN[(a, b)] for i, a in enumerate(holders) for b in holders[i + 1:]]
 
     def _l_pick(self, s: int, skip: int = -1) -> list[A.Move]:
-        pick = self.cfg.pick[s]
-        row = self.cards[s]
-        if skip < 0 and EMPTY not in row:
-            return list(pick)
-        return [pick[p] for p, c in enumerate(row) if c != EMPTY and p != skip]
+        return self._moves_at_cards(s, self.cfg.pick[s], skip)
 
     def _l_pickA(self, f: Frame) -> list[A.Move]:
         return self._l_pick(f[2])
@@ -1012,9 +1013,7 @@ class SkyjoActionState(State):
 
     def _l_mtarget(self, f: Frame) -> list[A.Move]:
         o = f[2]
-        remove = self.cfg.remove[o]
-        out = [remove[p] for p, c in enumerate(self.cards[o]) if c != EMPTY]
-        return out + self._held_targets(o, A.REMOVE_HELD[o], A.REMOVE_HIDDEN[o])
+        return self._moves_at_cards(o, self.cfg.remove[o]) + self._held_targets(o, A.REMOVE_HELD[o], A.REMOVE_HIDDEN[o])
 
     def _l_steal(self, f: Frame) -> list[A.Move]:
         s = f[1]
