@@ -29,8 +29,7 @@ def clearable_lines(row: Sequence[int], up: int, lines: Sequence[Line], changed:
     """Lines that formed where ``changed`` touches them, within the area's rows-or-columns
     lock (0 = not locked yet); columns first, then rows."""
     return [line for line in lines
-            if line.mask & changed and up & line.mask == line.mask and (not lock or line.kind == lock)
-            and skyjo_line(row, up, line)]
+            if line.mask & changed and (not lock or line.kind == lock) and skyjo_line(row, up, line)]
 
 
 def star_line(row: Sequence[int], line: Line) -> bool:

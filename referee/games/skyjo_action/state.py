@@ -385,8 +385,7 @@ class SkyjoActionState(State):
         if kind == "hold":
             return {"card": TYPE_NAMES[f[2]]}
         if kind == "lines":
-            lines = R.clearable_lines(self.cards[f[1]], self.up[f[1]], self.cfg.lines, f[2], self.lock[f[1]])
-            return {"lines": [line.text for line in lines]}
+            return {"lines": [line_text(code) for code in f[3]]}
         if kind == "pair":
             return {"card": "swap-other"}
         if kind == "pickA":
@@ -823,10 +822,14 @@ class SkyjoActionState(State):
             self.stack.append(("star", s, 0))
 
     def _x_check(self, f: Frame) -> None:
+        """Skyjo lines formed where ``mask`` changed: the owner decides, and the step carries
+        the clearable lines' codes so the decision's moves and view need not find them again
+        (nothing changes the area while that decision is pending)."""
         _, s, mask = f
         self.stack.pop()
-        if R.clearable_lines(self.cards[s], self.up[s], self.cfg.lines, mask, self.lock[s]):
-            self.stack.append(("lines", s, mask))
+        lines = R.clearable_lines(self.cards[s], self.up[s], self.cfg.lines, mask, self.lock[s])
+        if lines:
+            self.stack.append(("lines", s, mask, tuple(line.code for line in lines)))
 
     def _x_draw(self, f: Frame) -> None:
         s = f[1]
@@ -961,10 +964,8 @@ class SkyjoActionState(State):
         return ([] if f[2] else [A.STAR_PASS]) + [A.STAR_TAKE[t] for t in types]
 
     def _l_lines(self, f: Frame) -> list[A.Move]:
-        s = f[1]
-        lines = R.clearable_lines(self.cards[s], self.up[s], self.cfg.lines, f[2], self.lock[s])
         clear = self.cfg.clear
-        return [clear[line.code] for line in lines] + [A.CLEAR_NONE] if lines else []
+        return [clear[code] for code in f[3]] + [A.CLEAR_NONE]
 
     def _l_top(self, f: Frame) -> list[A.Move]:
         return [A.TOP[c] for c in sorted(set(f[2]))]
@@ -1089,7 +1090,7 @@ class SkyjoActionState(State):
             self._give(f[1], m.arg, True)
 
     def _a_lines(self, f: Frame, m: A.Move) -> None:
-        _, s, mask = f
+        _, s, mask, _ = f
         self.stack.pop()
         if m.arg == A.NONE:
             return
