@@ -12,6 +12,7 @@ from . import actions as A
 from .data import (
     ACTION0,
     COPIES_PER_ACTION,
+    DEFENSE,
     EXTRA_TYPE_OPTIONS,
     LARGE,
     LINE_COL,
@@ -78,9 +79,18 @@ def _fail(message: str) -> None:
     raise OptionError(f"{GAME}: {message}")
 
 
+# The most players without the large-group variant (rulebook "Variants"): Skyjo Action
+# seats 8; a variant without action cards lowers that, the strictest one that is on (listed
+# first) deciding.
+BASE_PLAYERS = 8
+VARIANT_BASE_PLAYERS = {"even_simpler": 4, "simple": 6}
+# The large-group variant seats "up to two more people" than that.
+LARGE_GROUP_EXTRA_PLAYERS = 2
+
+
 def base_players(options: dict[str, Any]) -> int:
     """The most players without the large-group variant."""
-    return 4 if options["even_simpler"] else 6 if options["simple"] else 8
+    return next((n for name, n in VARIANT_BASE_PLAYERS.items() if options[name]), BASE_PLAYERS)
 
 
 def large_group(players: int, options: dict[str, Any]) -> bool:
@@ -123,8 +133,9 @@ def check_options(players: int, options: dict[str, Any]) -> None:
     if 2 <= players <= 10:
         base = base_players(options)
         mode = f"the {variant} variant" if no_actions else "Skyjo Action"
-        if players > base + 2:
-            _fail(f"{mode} is for at most {base + 2} players (with the large-group variant), not {players}; "
+        most = base + LARGE_GROUP_EXTRA_PLAYERS
+        if players > most:
+            _fail(f"{mode} is for at most {most} players (with the large-group variant), not {players}; "
                   + ("drop the simple/even_simpler option or seat fewer players." if no_actions
                      else "seat fewer players."))
         if players > base and options["large_group"] is False:
@@ -165,13 +176,11 @@ class Config:
     pick: tuple[tuple[A.Move, ...], ...] = ()
     remove: tuple[tuple[A.Move, ...], ...] = ()
     look: tuple[tuple[tuple[Line, A.Move], ...], ...] = ()
-    clear: dict[int, A.Move] = field(default_factory=dict)
     line_by_code: dict[int, Line] = field(default_factory=dict)
 
     @staticmethod
     def from_options(players: int, options: dict[str, Any]) -> Config:
-        large = large_group(players, options)
-        layout = LARGE if large else STANDARD
+        layout = LARGE if large_group(players, options) else STANDARD
         types = enabled_types(options)
         lines = layout.lines
         codes = layout.codes
@@ -182,15 +191,14 @@ class Config:
             star_col=options["star_column_points"], star_row=options["star_row_points"],
             open_hands=options["open_hands"], max_rounds=options["max_rounds"],
             max_round_decisions=options["max_round_decisions"],
-            size=layout.size, full_mask=(1 << layout.size) - 1, reveals=1 if large else 2,
-            row_mode=bool(types) and not single, defense=6 in types, lines=lines, codes=codes,
+            size=layout.size, full_mask=(1 << layout.size) - 1, reveals=layout.reveals,
+            row_mode=bool(types) and not single, defense=DEFENSE in types, lines=lines, codes=codes,
             index_of_code={c: i for i, c in enumerate(codes)},
             place=tuple(A.PLACE[c] for c in codes), take_discard=tuple(A.TAKE_DISCARD[c] for c in codes),
             reveal=tuple(A.REVEAL[c] for c in codes),
             pick=tuple(tuple(A.PICK[s][c] for c in codes) for s in range(players)),
             remove=tuple(tuple(A.REMOVE[s][c] for c in codes) for s in range(players)),
             look=tuple(tuple((line, A.LOOK[s][line.code]) for line in lines) for s in range(players)),
-            clear={line.code: A.CLEAR[line.code] for line in lines},
             line_by_code={line.code: line for line in lines},
         )
 

@@ -93,12 +93,13 @@ def pos_text(code: int) -> str:
 
 @dataclass(frozen=True)
 class Layout:
-    """A grid shape. Positions are indexed row-major within the layout (``idx``); the
-    notation uses layout-independent codes (row * 4 + column) so ``B2`` is the same text in
-    both layouts."""
+    """A grid shape and the cards each player reveals at setup. Positions are indexed
+    row-major within the layout (``idx``); the notation uses layout-independent codes
+    (row * 4 + column) so ``B2`` is the same text in both layouts."""
 
     rows: int
     cols: int
+    reveals: int         # cards each player turns face up at setup (1 or 2)
 
     @property
     def size(self) -> int:
@@ -120,8 +121,8 @@ class Layout:
         return tuple(out)
 
 
-STANDARD = Layout(3, 4)
-LARGE = Layout(3, 3)
+STANDARD = Layout(3, 4, reveals=2)
+LARGE = Layout(3, 3, reveals=1)      # large-group variant: 3x3 grids, one card revealed at setup
 
 
 def parse_pos(text: str) -> int:

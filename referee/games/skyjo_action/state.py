@@ -964,8 +964,7 @@ class SkyjoActionState(State):
         return ([] if f[2] else [A.STAR_PASS]) + [A.STAR_TAKE[t] for t in types]
 
     def _l_lines(self, f: Frame) -> list[A.Move]:
-        clear = self.cfg.clear
-        return [clear[code] for code in f[3]] + [A.CLEAR_NONE]
+        return [A.CLEAR[code] for code in f[3]] + [A.CLEAR_NONE]
 
     def _l_top(self, f: Frame) -> list[A.Move]:
         return [A.TOP[c] for c in sorted(set(f[2]))]
