@@ -59,6 +59,13 @@ DECISION_NAMES = {
     "pickB": "pick", "own1": "pick", "own2": "pick", "mtarget": "meteor", "steal": "steal", "replay": "replay",
     "defend": "defend",
 }
+# The action card behind each decision of an effect and each effect on other players
+# (observation "pending" "card"), so a view names it from the table, not from spelled-out text.
+DECISION_CARD = {
+    "pair": SWAP_OTHER, "pickA": SWAP_OTHER, "pickB": SWAP_OTHER, "own1": SWAP_OWN, "own2": SWAP_OWN,
+    "look": LOOK, "mtarget": METEOR, "steal": THIEF, "replay": REACTIVATION,
+}
+HIT_CARD = {"swap": SWAP_OTHER, "look": LOOK, "meteor": METEOR, "steal": THIEF}
 # The steps an activated action card pushes, bottom first, each ``(kind, *args)`` after the
 # player's seat: a table so every card's effect reads in one place. Meteor shower is not here
 # because its step lists the other seats, which depends on the game's player count.
@@ -386,41 +393,39 @@ class SkyjoActionState(State):
             return {"card": TYPE_NAMES[f[2]]}
         if kind == "lines":
             return {"lines": [line_text(code) for code in f[3]]}
-        if kind == "pair":
-            return {"card": "swap-other"}
-        if kind == "pickA":
-            return {"card": "swap-other", "players": [f[2], f[3]], "picked": []}
-        if kind == "pickB":
-            return {"card": "swap-other", "players": [f[2], f[4]], "picked": [pos_text(codes[f[3]])]}
-        if kind == "own1":
-            return {"card": "swap-own", "picked": []}
-        if kind == "own2":
-            return {"card": "swap-own", "picked": [pos_text(codes[f[2]])]}
-        if kind == "look":
-            return {"card": "look"}
-        if kind == "mtarget":
-            return {"card": "meteor", "target": f[2]}
-        if kind == "steal":
-            return {"card": "thief"}
-        if kind == "replay":
-            return {"card": "reactivation"}
         if kind == "defend":
             return {"by": f[2], **self._hit_view(f[3])}
-        return {}
+        card = DECISION_CARD.get(kind)
+        if card is None:
+            return {}
+        view: dict[str, Any] = {"card": TYPE_NAMES[card]}
+        if kind == "pickA":
+            view.update(players=[f[2], f[3]], picked=[])
+        elif kind == "pickB":
+            view.update(players=[f[2], f[4]], picked=[pos_text(codes[f[3]])])
+        elif kind == "own1":
+            view.update(picked=[])
+        elif kind == "own2":
+            view.update(picked=[pos_text(codes[f[2]])])
+        elif kind == "mtarget":
+            view.update(target=f[2])
+        return view
 
     def _hit_view(self, hit: tuple[Any, ...]) -> dict[str, Any]:
+        """What a Defense holder is asked about: the card and what it would do to whom."""
         codes = self.cfg.codes
         kind = hit[0]
+        view: dict[str, Any] = {"card": TYPE_NAMES[HIT_CARD[kind]]}
         if kind == "swap":
-            return {"card": "swap-other",
-                    "swap": [[hit[1], pos_text(codes[hit[2]])], [hit[3], pos_text(codes[hit[4]])]]}
-        if kind == "look":
-            return {"card": "look", "look": [hit[1], line_text(hit[2])]}
-        if kind == "meteor":
+            view["swap"] = [[hit[1], pos_text(codes[hit[2]])], [hit[3], pos_text(codes[hit[4]])]]
+        elif kind == "look":
+            view["look"] = [hit[1], line_text(hit[2])]
+        elif kind == "meteor":
             target = hit[2]
-            what = f"held {target - A.HELD}" if target >= A.HELD else pos_text(codes[target])
-            return {"card": "meteor", "remove": [hit[1], what]}
-        return {"card": "thief", "steal": [hit[1], f"held {hit[2]}"]}
+            view["remove"] = [hit[1], f"held {target - A.HELD}" if target >= A.HELD else pos_text(codes[target])]
+        else:
+            view["steal"] = [hit[1], f"held {hit[2]}"]
+        return view
 
     # ----- the driver ----------------------------------------------------------------------
     def _run(self) -> None:
@@ -595,7 +600,11 @@ class SkyjoActionState(State):
             known[i] &= ~bit
 
     def _present(self, s: int) -> int:
-        return sum(1 << p for p, c in enumerate(self.cards[s]) if c != EMPTY)
+        """The mask of the positions that hold a card (a cleared line leaves its positions empty)."""
+        row = self.cards[s]
+        if EMPTY not in row:
+            return self.cfg.full_mask
+        return sum(1 << p for p, c in enumerate(row) if c != EMPTY)
 
     def _face_down(self, s: int) -> int:
         return self._present(s) & ~self.up[s]
@@ -646,10 +655,7 @@ class SkyjoActionState(State):
         """Round end (RULINGS.md): the first area with every remaining card face up ends the
         round; each other player then takes exactly one more turn, in order from the current
         player's left, and the current turn's pending extra turns are cancelled."""
-        if self.ender >= 0:
-            return
-        up = self.up[s]
-        if up != self.cfg.full_mask and not (EMPTY in self.cards[s] and R.all_face_up(self.cards[s], up)):
+        if self.ender >= 0 or not R.all_face_up(self.cards[s], self.up[s]):
             return
         self.ender = s
         players = self.players
