@@ -77,10 +77,6 @@ class Line:
     mask: int            # bit p set for each position p of the line
     positions: tuple[int, ...]
 
-    @property
-    def text(self) -> str:
-        return line_text(self.code)
-
 
 def line_text(code: int) -> str:
     return f"row {code + 1}" if code < 10 else f"col {'ABCD'[code - 10]}"
