@@ -3,6 +3,7 @@ both maintained, widely used, and already light dependencies of the SDK)."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from dataclasses import replace
@@ -46,7 +47,64 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
     return options
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# The platform's commands live beside the code they drive (workers/, dashboard/, the Arena
+# client) and most need the server extra, so they are imported only when named: a bot
+# author's `pip install .` keeps a light, fast `skyarena`. Name -> (module, one-line help);
+# the module defines `command`, a click command or group.
+PLATFORM_COMMANDS: dict[str, tuple[str, str]] = {
+    "db": ("workers.commands.db", "Apply or check the store's schema migrations (server)."),
+}
+
+
+class PlatformGroup(click.Group):
+    """The command group, with the platform's commands loaded on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(PLATFORM_COMMANDS))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None or cmd_name not in PLATFORM_COMMANDS:
+            return command
+        module_name, summary = PLATFORM_COMMANDS[cmd_name]
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            missing = exc.name or "a dependency"
+            if module_name == missing or module_name.startswith(missing + "."):
+                raise  # our own module is missing: a packaging bug, not a missing extra
+            return _missing_extra_command(cmd_name, summary, missing)
+        loaded: click.Command = module.command
+        return loaded
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Listing help must not import every platform module: use the table's summaries.
+        rows = []
+        for name in self.list_commands(ctx):
+            if name in PLATFORM_COMMANDS and super().get_command(ctx, name) is None:
+                rows.append((name, PLATFORM_COMMANDS[name][1]))
+                continue
+            command = super().get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(formatter.width - 6 - len(name))))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def _missing_extra_command(name: str, summary: str, missing: str) -> click.Command:
+    """A stand-in that says which install brings the command, instead of a traceback."""
+
+    @click.command(name, help=summary, context_settings={"ignore_unknown_options": True})
+    @click.argument("args", nargs=-1, type=click.UNPROCESSED)
+    def unavailable(args: tuple[str, ...]) -> None:
+        raise UserError(f"`skyarena {name}` needs the platform's server parts ({missing} is not installed): "
+                        "run pip install 'skyarena[server]' (from a checkout: pip install '.[server]')")
+
+    return unavailable
+
+
+@click.group(cls=PlatformGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="skyarena")
 def main() -> None:
     """Skyarena: write bots for five tabletop games, play them locally, run them on the platform."""
