@@ -1,0 +1,339 @@
+"""Playing one scheduled match, start to rated finish; the body of the ``play_match`` task.
+
+``play_match(player, match_id)`` is a plain function (tests call it directly): it claims
+the match row with a lease, unpacks each seat's version, asks a referee to start the match
+as ``<id>.a<attempt>`` with the row's seed and the season's clocks and strike limit, plays
+every seat with a hosted bot relayed to the referee, reads the result and the replay back
+(GetMatch) and hands the outcome to the store's exactly-once apply. It is safe to run twice
+for one match, at once or one after the other: the claim lets one attempt hold the match,
+and the apply writes a match at most once.
+
+When things die: a referee that is unreachable before the match starts costs nothing (the
+next referee is tried, and if none answers the match waits in the queue); a referee that
+dies mid-match costs the attempt, and the match is retried at once on another referee with
+the same seed; a worker that dies stops renewing its lease and the reaper re-queues the
+match; after ``max_attempts`` the match is void with the reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import socket
+import threading
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import grpc
+from grpc import aio
+
+from referee.games.core import replay as replay_io
+from skyarena.v1 import referee_pb2 as pb
+from skyarena.v1 import referee_pb2_grpc as pb_grpc
+from workers.bot_code import ArchiveMissing, ArchiveRejected, CodeCache
+from workers.hosting import SeatRun, play_hosted_seat
+from workers.referees import Referees
+from workers.store import Conflict, Database
+from workers.store import queue
+from workers.store.outcome import MatchOutcome, SeatOutcome
+from workers.store.results import apply_outcome
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# The referee is unusable for this attempt: it cannot be reached or it stopped answering.
+RETRY_ELSEWHERE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.RESOURCE_EXHAUSTED,
+                   grpc.StatusCode.CANCELLED, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL}
+RPC_TIMEOUT_S = 15.0      # StartMatch, GetMatch and CancelMatch answer in milliseconds when the referee is well
+WAITING_RETRY_S = 5.0     # how soon a match no referee would take is offered again
+
+HostSeat = Callable[..., Awaitable[SeatRun]]
+
+
+def _default_owner() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+@dataclass(frozen=True)
+class PlaySettings:
+    """How a worker plays matches (from ``SKYARENA_LEASE_S`` and friends, see `from_env`)."""
+
+    owner: str = field(default_factory=_default_owner)
+    lease_s: float = 60.0           # a vanished worker's match is re-queued this long after its last heartbeat
+    max_attempts: int = 3           # attempts (started matches) before a match is void
+    join_timeout_s: float = 30.0    # every hosted bot must have joined within this (start-up included)
+    match_timeout_s: float = 3600.0  # the longest match a season may have; past it the attempt is given up
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> PlaySettings:
+        def number(name: str, default: float) -> float:
+            text = environ.get(name)
+            if text is None:
+                return default
+            try:
+                value = float(text)
+            except ValueError:
+                raise ValueError(f"{name}={text!r} is not a number of seconds") from None
+            if value <= 0:
+                raise ValueError(f"{name} must be above 0, not {text}")
+            return value
+
+        return cls(lease_s=number("SKYARENA_LEASE_S", cls.lease_s),
+                   max_attempts=int(number("SKYARENA_MAX_ATTEMPTS", cls.max_attempts)),
+                   join_timeout_s=number("SKYARENA_JOIN_TIMEOUT_S", cls.join_timeout_s),
+                   match_timeout_s=number("SKYARENA_MATCH_TIMEOUT_S", cls.match_timeout_s))
+
+    @property
+    def heartbeat_s(self) -> float:
+        return self.lease_s / 4  # three heartbeats may be lost before the lease runs out
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """What became of one ``play_match`` call."""
+
+    match_id: str
+    status: str                       # finished | skipped | waiting | void | lost
+    detail: str = ""
+    retry_after_s: float | None = None  # waiting: offer the match again after this long
+
+
+class RefereeLost(Exception):
+    """The referee could not run this attempt (unreachable, or died mid-match)."""
+
+    def __init__(self, message: str, started: bool) -> None:
+        super().__init__(message)
+        self.started = started
+
+
+class MatchRefused(Exception):
+    """The referee refused the match itself (bad options, bad time control): retrying cannot help."""
+
+
+class LeaseLost(Exception):
+    """This attempt no longer holds the match (the reaper took it back, or it ended elsewhere)."""
+
+
+class MatchPlayer:
+    """A worker process's means of playing matches: store, referees, unpacked code, one event loop.
+
+    The event loop runs on a thread of its own, created in the process that uses it, so the
+    gRPC channels it owns are never inherited through a fork.
+    """
+
+    def __init__(self, db: Database, referees: Referees, settings: PlaySettings | None = None,
+                 host: HostSeat = play_hosted_seat, code: CodeCache | None = None) -> None:
+        self.db = db
+        self.referees = referees
+        self.settings = settings or PlaySettings()
+        self.host = host
+        self.code = code or CodeCache(lambda sha: queue.archive(db, sha))
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="skyarena-play", daemon=True)
+        self._thread.start()
+
+    def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        future: Future[T] = asyncio.run_coroutine_threadsafe(coro, self._loop)
+        return future.result()
+
+    def close(self) -> None:
+        self.run(self.referees.close())
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(5)
+        self.code.close()
+
+
+def play_match(player: MatchPlayer, match_id: str) -> PlayResult:
+    """Play the match until it is finished, void, waiting for a referee, or held elsewhere."""
+    settings = player.settings
+    turn = 0
+    while True:
+        claimed = queue.claim(player.db, match_id, settings.owner, settings.lease_s, settings.max_attempts)
+        if isinstance(claimed, queue.Skipped):
+            status = "void" if claimed.reason.startswith("voided") else "skipped"
+            return PlayResult(match_id, status, claimed.reason)
+        try:
+            folders = [player.code.folder(seat.archive_sha256) for seat in claimed.seats]
+            _check_entries(claimed)
+        except (ArchiveMissing, ArchiveRejected, MatchRefused) as exc:
+            queue.void(player.db, match_id, str(exc), settings.owner, claimed.attempt)
+            return PlayResult(match_id, "void", str(exc))
+        try:
+            outcome = player.run(_attempt_on_some_referee(player, claimed, folders, turn))
+        except RefereeLost as exc:
+            new_status = queue.release(player.db, match_id, settings.owner, claimed.attempt, str(exc),
+                                       settings.max_attempts, started=exc.started)
+            log.warning("match %s attempt %d: %s -> %s", match_id, claimed.attempt, exc, new_status)
+            if new_status is None:
+                return PlayResult(match_id, "lost", "the lease was taken back while the referee failed")
+            if new_status == "void":
+                return PlayResult(match_id, "void", str(exc))
+            if not exc.started:
+                return PlayResult(match_id, "waiting", str(exc), retry_after_s=WAITING_RETRY_S)
+            turn += 1
+            continue
+        except MatchRefused as exc:
+            queue.void(player.db, match_id, str(exc), settings.owner, claimed.attempt)
+            return PlayResult(match_id, "void", str(exc))
+        except LeaseLost as exc:
+            return PlayResult(match_id, "lost", str(exc))
+        try:
+            applied = apply_outcome(player.db, outcome)
+        except Conflict as exc:  # voided meanwhile (the season closed): the result is dropped
+            return PlayResult(match_id, "void", str(exc))
+        return PlayResult(match_id, "finished", "applied" if applied.applied else "applied before")
+
+
+def _check_entries(claimed: queue.ClaimedMatch) -> None:
+    for seat in claimed.seats:
+        if not seat.entry:
+            raise MatchRefused(f"version {seat.version_id} ({seat.name}) has no entry point in its manifest; "
+                               "resubmit it with skyarena.toml naming one")
+
+
+async def _attempt_on_some_referee(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Sequence[Path],
+                                   turn: int) -> MatchOutcome:
+    """Start the attempt on the first referee that takes it, then play it there."""
+    problems = []
+    for address in player.referees.order(hash(claimed.match_id) + turn):
+        try:
+            return await _attempt(player, claimed, folders, address)
+        except RefereeLost as exc:
+            player.referees.mark_down(address)
+            if exc.started:
+                raise
+            problems.append(str(exc))
+    raise RefereeLost("no referee would start the match: " + "; ".join(problems), started=False)
+
+
+async def _attempt(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Sequence[Path],
+                   address: str) -> MatchOutcome:
+    settings = player.settings
+    channel = player.referees.channel(address)
+    stub = pb_grpc.RefereeStub(channel)
+    metadata = player.referees.metadata
+    request = pb.StartMatchRequest(
+        game=claimed.game, players=claimed.players, options_json=json.dumps(claimed.options), seed=claimed.seed,
+        time_control=pb.TimeControl(move_s=claimed.move_s, bank_s=claimed.bank_s, first_move_s=claimed.first_move_s),
+        strike_limit=claimed.strike_limit, seats=[pb.SeatSpec(name=seat.name) for seat in claimed.seats],
+        match_id=claimed.referee_match_id, join_timeout_s=settings.join_timeout_s)
+    try:
+        started = await stub.StartMatch(request, metadata=metadata, timeout=RPC_TIMEOUT_S)
+    except aio.AioRpcError as exc:
+        if exc.code() in RETRY_ELSEWHERE:
+            raise RefereeLost(f"referee {address} did not start the match: {exc.code().name}: {exc.details()}",
+                              started=False) from None
+        raise MatchRefused(f"referee {address} refused the match: {exc.code().name}: {exc.details()}") from None
+    if not await asyncio.to_thread(queue.record_referee, player.db, claimed.match_id, settings.owner, claimed.attempt,
+                                   address, started.match_id):
+        await _cancel(stub, metadata, started.match_id, "the attempt lost its lease before it started")
+        raise LeaseLost("the lease was taken back before the match started")
+    seats = asyncio.gather(*(player.host(folder, seat.entry, address, token.token, channel=channel)
+                             for folder, seat, token in zip(folders, claimed.seats, started.seats)))
+    heart = asyncio.ensure_future(_keep_lease(player, claimed))
+    try:
+        done, _ = await asyncio.wait({seats, heart}, timeout=settings.match_timeout_s,
+                                     return_when=asyncio.FIRST_COMPLETED)
+        if heart in done:
+            await _cancel(stub, metadata, started.match_id, "the worker lost the match's lease")
+            raise LeaseLost("the lease was taken back while the match ran")
+        if seats not in done:
+            await _cancel(stub, metadata, started.match_id, "the match ran past the season's longest match")
+            raise RefereeLost(f"the match ran past {settings.match_timeout_s:.0f} s on {address}", started=True)
+        runs = seats.result()
+        status = await _final_status(stub, metadata, started.match_id, address)
+    finally:
+        heart.cancel()
+        seats.cancel()
+    return outcome_from_status(claimed, status, runs, address)
+
+
+async def _keep_lease(player: MatchPlayer, claimed: queue.ClaimedMatch) -> None:
+    """Renew the lease until cancelled; returns when the lease is lost."""
+    settings = player.settings
+    while True:
+        await asyncio.sleep(settings.heartbeat_s)
+        try:
+            held = await asyncio.to_thread(queue.heartbeat, player.db, claimed.match_id, settings.owner,
+                                           claimed.attempt, settings.lease_s)
+        except Exception as exc:  # the database blinked: keep playing, the next beat may get through
+            log.warning("match %s: heartbeat failed: %s", claimed.match_id, exc)
+            continue
+        if not held:
+            return
+
+
+async def _final_status(stub: pb_grpc.RefereeStub, metadata: Any, match_id: str, address: str) -> pb.MatchStatus:
+    """The finished match with its replay; waits for the end if the bots left before it."""
+    request = pb.GetMatchRequest(match_id=match_id, include_replay=True)
+    try:
+        status = await stub.GetMatch(request, metadata=metadata, timeout=RPC_TIMEOUT_S)
+        if status.state not in (pb.MATCH_STATE_FINISHED, pb.MATCH_STATE_ABORTED):
+            async for event in stub.Watch(pb.WatchRequest(match_id=match_id)):
+                if event.WhichOneof("kind") == "end":
+                    break
+            status = await stub.GetMatch(request, metadata=metadata, timeout=RPC_TIMEOUT_S)
+    except aio.AioRpcError as exc:
+        raise RefereeLost(f"referee {address} was lost mid-match: {exc.code().name}: {exc.details()}",
+                          started=True) from None
+    if status.state != pb.MATCH_STATE_FINISHED:
+        raise RefereeLost(f"referee {address} ended the match without a result: {status.end.reason or 'aborted'}",
+                          started=True)
+    return status
+
+
+async def _cancel(stub: pb_grpc.RefereeStub, metadata: Any, match_id: str, reason: str) -> None:
+    try:
+        await stub.CancelMatch(pb.CancelMatchRequest(match_id=match_id, reason=reason), metadata=metadata,
+                               timeout=RPC_TIMEOUT_S)
+    except aio.AioRpcError as exc:
+        log.info("cancelling %s failed: %s", match_id, exc.code().name)
+
+
+def replay_document(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The referee's replay (JSON lines) as the store keeps it: one object, records by type.
+
+    ``replay_records`` turns it back into lines that `referee.games.core.replay.verify` accepts
+    (it compares moves and chance outcomes each in their own order).
+    """
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for record in records[1:]:
+        by_type.setdefault(record["type"], []).append(record)
+    end = by_type.pop("end", [])
+    match = by_type.pop("match", [])
+    return {"header": records[0], "moves": by_type.pop("move", []), "chance": by_type.pop("chance", []),
+            "end": end[-1] if end else None, "match": match[-1] if match else None,
+            **{kind: rows for kind, rows in by_type.items()}}
+
+
+def replay_records(document: Mapping[str, Any]) -> list[dict[str, Any]]:
+    records = [document["header"], *document.get("chance", []), *document.get("moves", [])]
+    return records + [document[key] for key in ("end", "match") if document.get(key)]
+
+
+def outcome_from_status(claimed: queue.ClaimedMatch, status: pb.MatchStatus, runs: Sequence[SeatRun],
+                        referee: str) -> MatchOutcome:
+    """The store's MatchOutcome from the referee's record of the match and the bots' logs."""
+    end = status.end
+    records = replay_io.loads(status.replay_jsonl, f"the replay of {status.match_id}")
+    document = replay_document(records)
+    seats = []
+    for seat, run in zip(claimed.seats, runs):
+        i = seat.seat
+        faults = tuple({"turn": f.turn, "kind": f.kind, "reason": f.reason, "strike": f.strike, "forfeit": f.forfeit}
+                       for f in end.faults if f.seat == i)
+        seats.append(SeatOutcome(seat=i, version_id=seat.version_id, rank=end.result.ranks[i],
+                                 score=end.result.scores[i], faults=faults, strikes=status.seats[i].strikes,
+                                 forfeited=i in end.forfeited, unrated=i in end.unrated, log=run.log,
+                                 log_truncated=run.truncated))
+    return MatchOutcome(
+        match_id=claimed.match_id, seats=tuple(seats), end_reason=end.result.reason, replay=document,
+        state_hash=(document["end"] or {}).get("hash", ""), referee=referee,
+        confinement="; ".join(sorted({run.confinement for run in runs})),
+        details={"attempt": claimed.attempt, "referee_match_id": status.match_id, "decisions": end.decisions,
+                 "result": json.loads(end.result.details_json or "{}"), "exits": [run.exit for run in runs]})

@@ -1,0 +1,66 @@
+"""Keeping every active season's ladders full: the body of the ``schedule`` beat task.
+
+For each ladder of each active season, under the ladder's lock, the scheduler counts the
+matches queued or running, asks the matchmaker for enough new ones to reach the season's
+``matches_in_flight``, and inserts their rows (seats and seeds fixed now) in the same
+transaction. Only then, after the commit, are they enqueued: a message never names a row
+that does not exist, and a row whose message is lost is found again by the reaper
+(`queue.waiting_matches`). Two beats running at once are safe: the second waits for the
+lock and then finds the ladder full.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from workers.matchmaking import plan_matches
+from workers.store import Database
+from workers.store import queue
+from workers.store.results import ladder_lock
+from workers.store.scheduling import in_flight_seats, ladder_versions, pause_versions, schedule_matches
+from workers.store.seasons import get_season_by_id
+
+SEED_RANGE = 2**62  # match seeds fit the matches table's bigint and the referee's int64
+
+
+@dataclass(frozen=True)
+class Scheduled:
+    """What one pass over a season did."""
+
+    season: str
+    match_ids: tuple[str, ...]
+    paused: tuple[int, ...]       # version ids paused for faulting
+
+
+def schedule_season(db: Database, season_id: int, matches_in_flight: int) -> Scheduled:
+    """Top up every ladder of the season to ``matches_in_flight`` queued or running matches."""
+    ids: list[str] = []
+    paused: list[int] = []
+    with db.connection() as conn:
+        season = get_season_by_id(conn, season_id)
+        if season.state != "active":
+            return Scheduled(season.name, (), ())
+        for players, ladder_id in sorted(season.ladders.items()):
+            ladder_lock(conn, ladder_id)
+            in_flight = in_flight_seats(conn, ladder_id)
+            wanted = matches_in_flight - len(in_flight)
+            if wanted <= 0:
+                continue
+            versions = ladder_versions(conn, ladder_id, season.rating)
+            # Seeded by the ladder's history so a schedule can be re-derived, yet moves on each pass.
+            rng = random.Random(f"{season.id}/{ladder_id}/{queue.ladder_match_count(conn, ladder_id)}")
+            plan = plan_matches(versions, in_flight, players, wanted, rng.randrange(SEED_RANGE),
+                                season.matchmaking, season.rating)
+            pause_versions(conn, plan.paused)
+            paused.extend(p.version_id for p in plan.paused)
+            seeds = [rng.randrange(SEED_RANGE) for _ in plan.matches]
+            ids.extend(schedule_matches(conn, ladder_id, plan.matches, seeds))
+    return Scheduled(season.name, tuple(ids), tuple(paused))
+
+
+def schedule_active(db: Database) -> list[Scheduled]:
+    """One scheduling pass over every active season."""
+    with db.connection() as conn:
+        seasons = queue.active_seasons(conn)
+    return [schedule_season(db, s.id, s.matches_in_flight) for s in seasons]

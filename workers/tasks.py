@@ -1,0 +1,128 @@
+"""The Celery tasks: thin shells over plain functions, each safe to run twice.
+
+| task | plain function | why it is idempotent |
+| --- | --- | --- |
+| ``skyarena.play_match`` | `play.play_match` | the claim lets one attempt hold a match; the apply writes it once |
+| ``skyarena.schedule`` | `scheduling.schedule_active` | ladders are topped up under their lock, never over-filled |
+| ``skyarena.reap`` | `reap` | only expired leases and long-waiting rows are touched |
+| ``skyarena.season_open`` / ``season_close`` | `seasons.start_season` / `close_season` | a season moves forward only |
+
+Per-process resources (the store's pool, the match player with its referee channels and
+event loop) are opened after the fork (`celery_app`'s ``worker_process_init``) or on first
+use in a process that has none.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from workers.celery_app import app
+from workers.play import MatchPlayer, PlaySettings, play_match
+from workers.referees import Referees, parse_referees, service_token
+from workers.scheduling import schedule_active
+from workers.store import Database, open_database
+from workers.store import queue
+from workers.store.seasons import close_season, start_season
+
+log = logging.getLogger(__name__)
+QUEUE_PATIENCE_S = float(os.environ.get("SKYARENA_QUEUE_PATIENCE_S", 120))  # a queued match unclaimed this long lost its message
+
+
+@dataclass
+class _Resources:
+    pid: int
+    db: Database
+    player: MatchPlayer | None = None
+
+
+_resources: _Resources | None = None
+
+
+def open_resources() -> _Resources:
+    """This process's store pool and match player, opened once per process (never inherited)."""
+    global _resources
+    if _resources is None or _resources.pid != os.getpid():
+        _resources = _Resources(os.getpid(), open_database(max_size=4))
+    return _resources
+
+
+def _player() -> MatchPlayer:
+    resources = open_resources()
+    if resources.player is None:
+        referees = Referees(parse_referees(), service_token())
+        resources.player = MatchPlayer(resources.db, referees, PlaySettings.from_env())
+    return resources.player
+
+
+def close_resources() -> None:
+    global _resources
+    if _resources is not None and _resources.pid == os.getpid():
+        if _resources.player is not None:
+            _resources.player.close()
+        _resources.db.close()
+    _resources = None
+
+
+def enqueue(match_ids: Iterable[str], countdown: float | None = None) -> int:
+    """Send a play_match message per match (after its row is committed)."""
+    count = 0
+    for match_id in match_ids:
+        play_match_task.apply_async((match_id,), countdown=countdown)
+        count += 1
+    return count
+
+
+@app.task(name="skyarena.play_match")
+def play_match_task(match_id: str) -> dict[str, Any]:
+    result = play_match(_player(), match_id)
+    log.info("match %s: %s %s", match_id, result.status, result.detail)
+    if result.retry_after_s is not None:
+        enqueue([match_id], countdown=result.retry_after_s)
+    return {"match_id": match_id, "status": result.status, "detail": result.detail}
+
+
+@app.task(name="skyarena.schedule")
+def schedule_task() -> int:
+    scheduled = schedule_active(open_resources().db)
+    return enqueue(match_id for s in scheduled for match_id in s.match_ids)
+
+
+@dataclass(frozen=True)
+class Reaping:
+    requeued: tuple[str, ...]
+    voided: tuple[str, ...]
+    resent: tuple[str, ...]
+
+
+def reap(db: Database, max_attempts: int, patience_s: float) -> Reaping:
+    """Expired leases back to the queue (or void), and queued rows whose message may be lost."""
+    reaped = queue.reap_expired(db, max_attempts)
+    waiting = [m for m in queue.waiting_matches(db, patience_s) if m not in reaped.requeued]
+    queue.mark_waiting(db, [*reaped.requeued, *waiting])
+    return Reaping(reaped.requeued, reaped.voided, tuple(waiting))
+
+
+@app.task(name="skyarena.reap")
+def reap_task() -> dict[str, int]:
+    reaping = reap(open_resources().db, PlaySettings.from_env().max_attempts, QUEUE_PATIENCE_S)
+    enqueue([*reaping.requeued, *reaping.resent])
+    if reaping.requeued or reaping.voided:
+        log.warning("reaped: %d re-queued, %d void", len(reaping.requeued), len(reaping.voided))
+    return {"requeued": len(reaping.requeued), "voided": len(reaping.voided), "resent": len(reaping.resent)}
+
+
+@app.task(name="skyarena.season_open")
+def season_open_task(name: str) -> int:
+    with open_resources().db.connection() as conn:
+        start_season(conn, name)
+    return schedule_task()
+
+
+@app.task(name="skyarena.season_close")
+def season_close_task(name: str) -> None:
+    with open_resources().db.connection() as conn:
+        close_season(conn, name)
