@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from workers.ratings import Rating, RatingParameters, match_quality
+from workers.settings import from_mapping
 
 
 class MatchmakingParameterError(ValueError):
@@ -48,6 +50,14 @@ class MatchmakingParameters:
         _check("exploration", self.exploration, 0.0, 1.0)
         _check("pause_fault_rate", self.pause_fault_rate, 0.0, 1.0)
         _check("pause_min_matches", self.pause_min_matches, 1, 1000)
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> MatchmakingParameters:
+        """Parameters from a season's stored settings; missing keys take the defaults."""
+        return from_mapping(cls, values, "matchmaking parameter", MatchmakingParameterError)
+
+    def to_mapping(self) -> dict[str, float]:
+        return asdict(self)
 
 
 def _check(name: str, value: float, low: float, high: float) -> None:

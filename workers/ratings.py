@@ -30,6 +30,8 @@ from typing import Any
 
 import trueskill
 
+from workers.settings import from_mapping
+
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = DEFAULT_MU / 3        # trueskill's own defaults: a fresh player is 25 ± 8.33
 DEFAULT_BETA = DEFAULT_SIGMA / 2      # the performance noise of one match: 4.17 points ≈ 76% win chance
@@ -65,13 +67,7 @@ class RatingParameters:
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> RatingParameters:
         """Parameters from a season's stored settings; missing keys take the defaults."""
-        known = {f for f in cls.__dataclass_fields__}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise RatingParameterError(f"unknown rating parameter {', '.join(unknown)}: "
-                                       f"use {', '.join(sorted(known))}")
-        return cls(**{k: float(v) if isinstance(v, int | float) and not isinstance(v, bool) else v
-                      for k, v in values.items()})
+        return from_mapping(cls, values, "rating parameter", RatingParameterError)
 
     def to_mapping(self) -> dict[str, float]:
         return asdict(self)
