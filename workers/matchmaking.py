@@ -61,6 +61,8 @@ class MatchmakingParameters:
 
 
 def _check(name: str, value: float, low: float, high: float) -> None:
+    if isinstance(low, int) and isinstance(high, int) and not (isinstance(value, int) and not isinstance(value, bool)):
+        raise MatchmakingParameterError(f"matchmaking parameter {name}={value!r} must be a whole number")
     if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
         raise MatchmakingParameterError(f"matchmaking parameter {name}={value!r} is out of range: "
                                         f"choose a value from {low:g} to {high:g}")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -243,9 +243,3 @@ def rate_cooperative(params: RatingParameters, seats: Sequence[SeatResult], rati
 def _unchanged(seat: int, result: SeatResult, rating: Rating, quality: float, reason: str) -> RatingChange:
     return RatingChange(result.version_id, seat, rating, rating, quality, result.rank, 0.0, reason)
 
-
-def inflate(rating: Rating, factor: float, params: RatingParameters) -> Rating:
-    """A rating carried into a new season: same μ, σ widened by ``factor`` (capped at the prior σ)."""
-    if not 1.0 <= factor <= 10.0:
-        raise RatingParameterError(f"sigma inflation factor {factor:g} is out of range: choose a value from 1 to 10")
-    return replace(rating, sigma=min(rating.sigma * factor, params.sigma))
