@@ -1,0 +1,201 @@
+"""Applying a finished match exactly once: result, participants, replay, logs and ratings together.
+
+``apply_outcome`` is the only way a result enters the store. One transaction:
+
+1. locks the match row (``FOR UPDATE``): a second applier of the same match waits here and
+   then finds it ``finished`` and changes nothing (at-least-once delivery, exactly-once effect);
+2. takes the ladder's advisory lock (``ladder_lock``): the ratings of one ladder move one
+   match at a time, in completion order, and two appliers of different matches cannot
+   read the same "before" and lose an update;
+3. numbers the completion (``match_completion_seq``, drawn under the ladder lock, so the
+   sequence is the order the ratings were applied in: the recompute's order);
+4. writes the participants' results, the compressed replay with the referee's state hash,
+   the hosted bots' logs, each rating change and a history row per seat explaining it.
+
+The unique keys back this up: one replay and one history row per (match, version), one
+``completed_seq`` per match. Lock order is always match row, then ladder, so two appliers
+never wait on each other in a cycle.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from psycopg.types.json import Jsonb
+
+from referee.games import GAMES
+from workers.ratings import (
+    RatedMatch,
+    Rating,
+    RatingChange,
+    RatingParameters,
+    SeatResult,
+    rate_cooperative,
+    rate_free_for_all,
+)
+
+from .database import Conn, Database
+from .errors import Conflict, NotFound
+from .outcome import MatchOutcome
+
+LADDER_LOCK_CLASS = 0x5C13  # the first key of the ladders' two-key advisory locks (the second: ladder id)
+REPLAY_COMPRESSION_LEVEL = 6  # zlib's default: replays are repetitive JSON, ~10x smaller, cheap to compress
+
+
+@dataclass(frozen=True)
+class Applied:
+    match_id: str
+    applied: bool                 # False: the match had been applied before; nothing changed now
+    completed_seq: int | None
+    rated: RatedMatch | None      # None for a smoke match or a repeated apply
+
+
+def ladder_lock(conn: Conn, ladder_id: int) -> None:
+    """Serialise rating changes of one ladder until this transaction ends."""
+    conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (LADDER_LOCK_CLASS, ladder_id))
+
+
+def seat_results(seats: Sequence[Mapping[str, Any]]) -> list[SeatResult]:
+    """What the rating code needs from each seat (an outcome's seats or stored participant rows)."""
+    forfeited = [s["seat"] for s in seats if s["forfeited"]]
+    out = []
+    for s in seats:
+        reason = None
+        if s["unrated"]:
+            reason = (f"excused: seat {', '.join(map(str, forfeited))} forfeited, so this seat could not win "
+                      "or lose on its own play" if forfeited else "excused by the match record")
+        out.append(SeatResult(s["version_id"], s["rank"], s["score"] or 0.0, reason))
+    return out
+
+
+def rate_seats(game: str, params: RatingParameters, seats: Sequence[SeatResult], ratings: Mapping[int, Rating],
+               pseudo: Rating | None) -> RatedMatch:
+    """The one place that picks the rating model for a game: co-op against the game, or free-for-all."""
+    if GAMES[game].cooperative:
+        return rate_cooperative(params, seats, ratings, pseudo)
+    return rate_free_for_all(params, seats, ratings)
+
+
+def apply_outcome(db: Database, outcome: MatchOutcome) -> Applied:
+    """Apply ``outcome`` in its own transaction; safe to call any number of times, concurrently."""
+    with db.connection() as conn:
+        return apply_in_transaction(conn, outcome)
+
+
+def apply_in_transaction(conn: Conn, outcome: MatchOutcome) -> Applied:
+    """``apply_outcome`` inside the caller's transaction (the caller commits)."""
+    match = conn.execute(
+        """SELECT m.id, m.kind, m.ladder_id, m.game, m.players, m.status, m.void_reason, m.completed_seq,
+                  s.rating AS rating_parameters
+           FROM matches m LEFT JOIN seasons s ON s.id = m.season_id
+           WHERE m.id = %s FOR UPDATE OF m""", (outcome.match_id,)).fetchone()
+    if match is None:
+        raise NotFound(f"unknown match {outcome.match_id!r}: only a scheduled match can be applied")
+    if match["status"] == "finished":
+        return Applied(outcome.match_id, False, match["completed_seq"], None)
+    if match["status"] == "void":
+        raise Conflict(f"match {outcome.match_id} is void ({match['void_reason']}): its result is not stored; "
+                       "drop this outcome")
+    _check_seats(conn, outcome)
+    rated = None
+    if match["kind"] == "rated":
+        ladder_lock(conn, match["ladder_id"])
+    seq_row = conn.execute("SELECT nextval('match_completion_seq') AS seq").fetchone()
+    assert seq_row is not None
+    seq = int(seq_row["seq"])
+    _write_result(conn, outcome)
+    if match["kind"] == "rated":
+        params = RatingParameters.from_mapping(match["rating_parameters"] or {})
+        rated = _rate_and_store(conn, match["ladder_id"], match["game"], params, outcome, seq)
+    conn.execute(
+        """UPDATE matches SET status = 'finished', completed_seq = %s, end_reason = %s, finished_at = now(),
+                  referee = coalesce(%s, referee), confinement = %s, lease_owner = NULL, lease_expires_at = NULL
+           WHERE id = %s""",
+        (seq, outcome.end_reason, outcome.referee, outcome.confinement, outcome.match_id))
+    return Applied(outcome.match_id, True, seq, rated)
+
+
+def _check_seats(conn: Conn, outcome: MatchOutcome) -> None:
+    scheduled = {r["seat"]: r["version_id"] for r in
+                 conn.execute("SELECT seat, version_id FROM participants WHERE match_id = %s", (outcome.match_id,))}
+    reported = {s.seat: s.version_id for s in outcome.seats}
+    if scheduled != reported:
+        raise Conflict(f"match {outcome.match_id} was scheduled with seats {dict(sorted(scheduled.items()))} "
+                       f"(seat: version) but the outcome reports {dict(sorted(reported.items()))}; "
+                       "build the outcome from the match's own seats")
+
+
+def _write_result(conn: Conn, outcome: MatchOutcome) -> None:
+    with conn.cursor() as cur:
+        cur.executemany(
+            """UPDATE participants SET rank = %s, score = %s, faults = %s, strikes = %s, forfeited = %s, unrated = %s
+               WHERE match_id = %s AND seat = %s""",
+            [(s.rank, s.score, Jsonb(list(s.faults)), s.strikes, s.forfeited, s.unrated, outcome.match_id, s.seat)
+             for s in outcome.seats])
+        logs = [(outcome.match_id, s.seat, s.version_id, s.log, s.log_truncated)
+                for s in outcome.seats if s.log or s.log_truncated]
+        if logs:
+            cur.executemany("INSERT INTO bot_logs (match_id, seat, version_id, log, truncated) "
+                            "VALUES (%s, %s, %s, %s, %s)", logs)
+    moves = outcome.replay.get("moves")
+    conn.execute("INSERT INTO replays (match_id, data, state_hash, steps) VALUES (%s, %s, %s, %s)",
+                 (outcome.match_id, compress_replay(outcome.replay), outcome.state_hash,
+                  len(moves) if isinstance(moves, list) else 0))
+
+
+def compress_replay(replay: Mapping[str, Any]) -> bytes:
+    return zlib.compress(orjson.dumps(replay), REPLAY_COMPRESSION_LEVEL)
+
+
+def decompress_replay(data: bytes) -> dict[str, Any]:
+    replay: dict[str, Any] = orjson.loads(zlib.decompress(data))
+    return replay
+
+
+def _rate_and_store(conn: Conn, ladder_id: int, game: str, params: RatingParameters, outcome: MatchOutcome,
+                    seq: int) -> RatedMatch:
+    seats = sorted(outcome.seats, key=lambda s: s.seat)
+    versions = [s.version_id for s in seats]
+    ratings = {r["version_id"]: Rating(r["mu"], r["sigma"]) for r in conn.execute(
+        "SELECT version_id, mu, sigma FROM ratings WHERE ladder_id = %s AND version_id = ANY(%s)",
+        (ladder_id, versions))}
+    pseudo = None
+    if GAMES[game].cooperative:
+        row = conn.execute("SELECT pseudo_mu, pseudo_sigma FROM ladders WHERE id = %s", (ladder_id,)).fetchone()
+        if row is not None and row["pseudo_mu"] is not None:
+            pseudo = Rating(row["pseudo_mu"], row["pseudo_sigma"])
+    rated = rate_seats(game, params, seat_results([vars(s) for s in seats]), ratings, pseudo)
+    store_rating_changes(conn, ladder_id, outcome.match_id, seq, rated)
+    return rated
+
+
+def store_rating_changes(conn: Conn, ladder_id: int, match_id: str, seq: int, rated: RatedMatch) -> None:
+    """The ratings rows, the history rows and the game's rating for one rated match."""
+    changes = rated.changes
+    with conn.cursor() as cur:
+        cur.executemany(
+            """INSERT INTO ratings (ladder_id, version_id, mu, sigma, matches, last_match_id, updated_at)
+               VALUES (%s, %s, %s, %s, 1, %s, now())
+               ON CONFLICT (ladder_id, version_id) DO UPDATE
+               SET mu = excluded.mu, sigma = excluded.sigma, matches = ratings.matches + 1,
+                   last_match_id = excluded.last_match_id, updated_at = now()""",
+            [(ladder_id, c.version_id, c.after.mu, c.after.sigma, match_id) for c in changes if c.rated])
+    insert_history(conn, ladder_id, ((match_id, seq, c) for c in changes))
+    if rated.game is not None and rated.game.rated:
+        conn.execute("UPDATE ladders SET pseudo_mu = %s, pseudo_sigma = %s WHERE id = %s",
+                     (rated.game.after.mu, rated.game.after.sigma, ladder_id))
+
+
+def insert_history(conn: Conn, ladder_id: int, entries: Iterable[tuple[str, int, RatingChange]]) -> None:
+    """History rows, one per (match, version): ``entries`` are (match id, completion seq, change)."""
+    with conn.cursor() as cur:
+        cur.executemany(
+            """INSERT INTO rating_history (match_id, ladder_id, version_id, seq, mu_before, sigma_before, mu_after,
+                                           sigma_after, quality, rank, weight, unrated_reason)
+               VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
+            [(match_id, ladder_id, c.version_id, seq, c.before.mu, c.before.sigma, c.after.mu, c.after.sigma,
+              c.quality, c.rank, c.weight, c.unrated_reason) for match_id, seq, c in entries])
