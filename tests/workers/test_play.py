@@ -1,0 +1,171 @@
+"""play_match as a plain function: real Postgres, real referee processes, real hosted bot processes."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from referee.games.core import replay as replay_io
+from workers.play import MatchPlayer, PlaySettings, play_match, replay_records
+from workers.referees import Referees
+from workers.scheduling import schedule_active
+from workers.store import Database
+from workers.store import queue
+from workers.store.results import decompress_replay
+from workers.store.versions import add_active_version
+
+from .services import SERVICE_TOKEN, RefereeProcess, house_league, tar_of
+
+FAST = {"move_s": 2.0, "bank_s": 5.0, "first_move_s": 10.0}
+
+
+@pytest.fixture(scope="module")
+def referee(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RefereeProcess]:
+    ref = RefereeProcess(tmp_path_factory.mktemp("referee"))
+    yield ref
+    ref.stop()
+
+
+def make_player(db: Database, addresses: list[str], **settings: float) -> MatchPlayer:
+    return MatchPlayer(db, Referees(addresses, SERVICE_TOKEN), PlaySettings(owner="test-worker", **settings))
+
+
+@pytest.fixture
+def player(db: Database, referee: RefereeProcess) -> Iterator[MatchPlayer]:
+    p = make_player(db, [referee.address])
+    yield p
+    p.close()
+
+
+def scheduled(db: Database, game: str = "sky-team", players: tuple[int, ...] = (2,), versions: int = 3,
+              in_flight: int = 1, **spec: object) -> list[str]:
+    house_league(db, "s1", game, players, versions, matches_in_flight=in_flight, **{**FAST, **spec})
+    return [m for s in schedule_active(db) for m in s.match_ids]
+
+
+def test_a_scheduled_match_is_played_by_hosted_bots_rated_and_its_replay_kept(db: Database,
+                                                                            player: MatchPlayer) -> None:
+    [match_id] = scheduled(db)
+    result = play_match(player, match_id)
+    assert (result.status, result.detail) == ("finished", "applied")
+    row = queue.match_status(db, match_id)
+    assert row is not None and row["status"] == "finished" and row["attempts"] == 1
+    assert row["referee_match_id"] == f"{match_id}.a1"
+    with db.connection() as conn:
+        participants = conn.execute("SELECT seat, rank FROM participants WHERE match_id = %s ORDER BY seat",
+                                    (match_id,)).fetchall()
+        ratings = conn.execute("SELECT count(*) AS n FROM rating_history WHERE match_id = %s", (match_id,)).fetchone()
+        stored = conn.execute("SELECT data, state_hash FROM replays WHERE match_id = %s", (match_id,)).fetchone()
+        confinement = conn.execute("SELECT confinement FROM matches WHERE id = %s", (match_id,)).fetchone()
+    assert [p["rank"] is not None for p in participants] == [True, True]
+    assert ratings is not None and ratings["n"] == 2
+    assert stored is not None
+    state = replay_io.verify(replay_records(decompress_replay(stored["data"])))  # the stored replay proves the result
+    assert state.state_hash() == stored["state_hash"]
+    assert confinement is not None and confinement["confinement"].startswith("none")  # unconfined is said, not hidden
+
+
+def test_playing_a_match_again_changes_nothing(db: Database, player: MatchPlayer) -> None:
+    [match_id] = scheduled(db)
+    assert play_match(player, match_id).status == "finished"
+    again = play_match(player, match_id)
+    assert (again.status, again.detail) == ("skipped", "already finished")
+    row = queue.match_status(db, match_id)
+    assert row is not None and row["attempts"] == 1
+
+
+def test_a_version_whose_archive_is_missing_voids_its_match_with_the_reason(db: Database,
+                                                                           player: MatchPlayer) -> None:
+    [match_id] = scheduled(db)
+    with db.connection() as conn:
+        conn.execute("ALTER TABLE bot_versions DROP CONSTRAINT bot_versions_archive_sha256_fkey")
+        conn.execute("DELETE FROM blobs")
+    result = play_match(player, match_id)
+    assert result.status == "void" and "archive" in result.detail and "missing" in result.detail
+    row = queue.match_status(db, match_id)
+    assert row is not None and row["status"] == "void" and row["void_reason"] == result.detail
+
+
+def test_an_unreachable_referee_delays_the_match_without_spending_an_attempt(db: Database,
+                                                                             referee: RefereeProcess) -> None:
+    [match_id] = scheduled(db)
+    player = make_player(db, ["127.0.0.1:9"])  # the discard port: nothing listens there
+    try:
+        result = play_match(player, match_id)
+    finally:
+        player.close()
+    assert result.status == "waiting" and result.retry_after_s
+    row = queue.match_status(db, match_id)
+    assert row is not None and (row["status"], row["attempts"]) == ("queued", 0)
+
+
+def test_the_match_moves_on_to_a_live_referee_when_the_first_is_unreachable(db: Database,
+                                                                            referee: RefereeProcess) -> None:
+    [match_id] = scheduled(db)
+    player = make_player(db, ["127.0.0.1:9", referee.address])
+    try:
+        results = [play_match(player, match_id)]
+    finally:
+        player.close()
+    assert results[0].status == "finished"
+    row = queue.match_status(db, match_id)
+    assert row is not None and (row["attempts"], row["referee"]) == (1, referee.address)
+
+
+SLOW_BOT = b"""import time
+
+from skyarena.games import house_bots
+
+
+class Slow(house_bots("sky-team")["random"]):
+    def act(self, observation, legal_actions):
+        time.sleep(0.3)
+        return super().act(observation, legal_actions)
+"""
+
+
+def slow_versions(db: Database, count: int) -> list[int]:
+    archive = tar_of({"bot.py": SLOW_BOT})
+    with db.connection() as conn:
+        return [add_active_version(conn, "tests", f"slow-{i}", "sky-team", archive, {"entry": "bot.py"})
+                for i in range(count)]
+
+
+def test_a_referee_that_dies_mid_match_costs_one_attempt_and_the_match_finishes_elsewhere(
+        db: Database, referee: RefereeProcess, tmp_path: Path) -> None:
+    doomed = RefereeProcess(tmp_path, "doomed")
+    house_league(db, "s1", "sky-team", (2,), 0, matches_in_flight=1, **FAST)
+    slow_versions(db, 2)
+    [match_id] = [m for s in schedule_active(db) for m in s.match_ids]
+    player = make_player(db, [doomed.address, referee.address])
+    killer = threading.Timer(2.0, doomed.kill)  # both bots have joined and are a few slow moves in
+    try:
+        killer.start()
+        result = play_match(player, match_id)
+    finally:
+        killer.cancel()
+        player.close()
+        doomed.stop()
+    assert result.status == "finished"
+    row = queue.match_status(db, match_id)
+    assert row is not None and row["attempts"] == 2 and row["referee"] == referee.address
+    assert row["referee_match_id"] == f"{match_id}.a2"
+
+
+def test_an_expired_lease_is_requeued_with_the_same_seed_and_void_after_the_retry_limit(db: Database) -> None:
+    [match_id] = scheduled(db)
+    with db.connection() as conn:
+        seed = conn.execute("SELECT seed FROM matches WHERE id = %s", (match_id,)).fetchone()
+    for attempt in (1, 2):
+        claimed = queue.claim(db, match_id, "vanishing-worker", 0.01, max_attempts=2)
+        assert isinstance(claimed, queue.ClaimedMatch) and claimed.attempt == attempt
+        assert seed is not None and claimed.seed == seed["seed"]
+        time.sleep(0.05)
+        reaped = queue.reap_expired(db, max_attempts=2)
+        assert (reaped.requeued, reaped.voided) == (((match_id,), ()) if attempt == 1 else ((), (match_id,)))
+    row = queue.match_status(db, match_id)
+    assert row is not None and row["status"] == "void" and "vanished" in row["void_reason"]

@@ -1,0 +1,41 @@
+"""The house bots as hosted versions: real archives the workers unpack and run like any other.
+
+Each archive holds one ``bot.py`` that subclasses the SDK's house bot, so a league of house
+bots exercises exactly the path an author's submission takes (blob, unpack, stdio runner).
+"""
+
+from __future__ import annotations
+
+import io
+import tarfile
+
+from skyarena.games import house_bots
+from workers.store.database import Conn
+from workers.store.versions import add_active_version
+
+ACCOUNT = "house"
+
+
+def house_archive(game: str, bot: str) -> bytes:
+    """A tar with a ``bot.py`` playing the house bot ``bot`` of ``game``."""
+    if bot not in house_bots(game):
+        raise ValueError(f"{game} has no house bot {bot!r}: choose one of {', '.join(sorted(house_bots(game)))}")
+    source = (f'"""The house {bot} bot of {game}, as a hosted version."""\n\n'
+              "from skyarena.games import house_bots\n\n\n"
+              f"class House(house_bots({game!r})[{bot!r}]):\n"
+              f"    name = {bot!r}\n").encode()
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        info = tarfile.TarInfo("bot.py")
+        info.size = len(source)
+        info.mtime = 0  # the same bytes every time: one blob, one content hash
+        archive.addfile(info, io.BytesIO(source))
+    return buffer.getvalue()
+
+
+def register_house_versions(conn: Conn, game: str, bot: str, count: int) -> list[int]:
+    """``count`` active versions of the house bot (separate bots ``BOT-1``..., one shared archive)."""
+    archive = house_archive(game, bot)
+    manifest = {"game": game, "entry": "bot.py", "name": bot}
+    return [add_active_version(conn, ACCOUNT, f"{game}-{bot}-{i}", game, archive, manifest)
+            for i in range(1, count + 1)]
