@@ -135,24 +135,42 @@ def slow_versions(db: Database, count: int) -> list[int]:
                 for i in range(count)]
 
 
+def kill_referee_once_playing(db: Database, match_id: str, referees: dict[str, RefereeProcess]) -> list[str]:
+    """In the background: SIGKILL whichever referee the match starts on, a second into the match."""
+    killed: list[str] = []
+
+    def watch() -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            row = queue.match_status(db, match_id)
+            if row is not None and row["referee"]:
+                time.sleep(1.0)  # both bots have joined and a few slow moves are played
+                referees[row["referee"]].kill()
+                killed.append(row["referee"])
+                return
+            time.sleep(0.05)
+
+    threading.Thread(target=watch, daemon=True).start()
+    return killed
+
+
 def test_a_referee_that_dies_mid_match_costs_one_attempt_and_the_match_finishes_elsewhere(
-        db: Database, referee: RefereeProcess, tmp_path: Path) -> None:
-    doomed = RefereeProcess(tmp_path, "doomed")
+        db: Database, tmp_path: Path) -> None:
+    referees = {r.address: r for r in (RefereeProcess(tmp_path, "a"), RefereeProcess(tmp_path, "b"))}
     house_league(db, "s1", "sky-team", (2,), 0, matches_in_flight=1, **FAST)
     slow_versions(db, 2)
     [match_id] = [m for s in schedule_active(db) for m in s.match_ids]
-    player = make_player(db, [doomed.address, referee.address])
-    killer = threading.Timer(2.0, doomed.kill)  # both bots have joined and are a few slow moves in
+    player = make_player(db, list(referees))
     try:
-        killer.start()
+        killed = kill_referee_once_playing(db, match_id, referees)
         result = play_match(player, match_id)
     finally:
-        killer.cancel()
         player.close()
-        doomed.stop()
-    assert result.status == "finished"
+        for ref in referees.values():
+            ref.stop()
+    assert result.status == "finished" and len(killed) == 1
     row = queue.match_status(db, match_id)
-    assert row is not None and row["attempts"] == 2 and row["referee"] == referee.address
+    assert row is not None and row["attempts"] == 2 and row["referee"] != killed[0]
     assert row["referee_match_id"] == f"{match_id}.a2"
 
 
