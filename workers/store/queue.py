@@ -248,3 +248,20 @@ def season_match_counts(conn: Conn, season_id: int) -> dict[str, int]:
     rows = conn.execute("SELECT status, count(*) AS n FROM matches WHERE season_id = %s GROUP BY status",
                         (season_id,)).fetchall()
     return {r["status"]: int(r["n"]) for r in rows}
+
+
+def season_settings(conn: Conn, season_id: int) -> dict[str, Any]:
+    """The settings the play path reads from a season (clocks, strikes, options, matches in flight)."""
+    row = conn.execute("SELECT options, move_s, bank_s, first_move_s, strike_limit, matches_in_flight, created_at,"
+                       " started_at, closed_at FROM seasons WHERE id = %s", (season_id,)).fetchone()
+    return dict(row) if row else {}
+
+
+def season_list(conn: Conn) -> list[dict[str, Any]]:
+    """Every season, newest first, with its matches counted by status."""
+    rows = conn.execute(
+        "SELECT s.id, s.name, s.game, s.state, s.player_counts, s.created_at,"
+        " coalesce((SELECT jsonb_object_agg(status, n) FROM (SELECT status, count(*) AS n FROM matches"
+        "  WHERE season_id = s.id GROUP BY status) c), '{}') AS matches"
+        " FROM seasons s ORDER BY s.id DESC").fetchall()
+    return [dict(r) for r in rows]

@@ -1,0 +1,45 @@
+"""What a worker or beat checks before it starts: each missing piece is one clear line."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from celery import Celery
+
+from referee.games import SkyarenaError
+from skyarena.cli import UserError
+from workers.broker import BrokerUnavailable, broker_url, redact
+from workers.referees import check_reachable, parse_referees, service_token
+from workers.store import open_database
+from workers.store import redact as redact_database
+
+BROKER_CONNECT_TIMEOUT_S = 5.0
+
+
+def preflight(kind: str, as_json: bool, need_referees: bool) -> Celery:
+    """Check broker, database (and referees); configure and return the Celery app."""
+    try:
+        broker = broker_url()
+        db = open_database(max_size=1)
+        database = redact_database(db.url)
+        db.close()
+        referees = check_reachable(parse_referees()) if need_referees else []
+        if need_referees:
+            service_token()
+    except SkyarenaError as exc:
+        raise UserError(f"{kind} not started: {exc}") from None
+    from workers.celery_app import configure
+
+    app = configure(broker)
+    try:
+        with app.connection_for_write() as connection:
+            connection.ensure_connection(max_retries=1, timeout=BROKER_CONNECT_TIMEOUT_S)
+    except Exception as exc:  # kombu raises the transport's own errors
+        raise UserError(f"{kind} not started: {BrokerUnavailable.__name__}: the broker at {redact(broker)} "
+                        f"does not answer ({exc}); start it or fix CELERY_BROKER_URL") from None
+    summary = {"kind": kind, "broker": redact(broker), "database": database, "referees": referees}
+    click.echo(json.dumps(summary) if as_json else
+               f"{kind}: broker {summary['broker']}, database {database}"
+               + (f", referees {', '.join(referees)}" if referees else ""), err=not as_json)
+    return app

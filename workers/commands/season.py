@@ -1,0 +1,224 @@
+"""``skyarena season create|start|close|list|show``: the organiser's seasons.
+
+Every subcommand needs an organiser API token (``--token`` or ``SKYARENA_TOKEN``), checked
+against the store's hashed tokens. A season is validated whole before anything is written
+(game, player counts, options per count, clocks, parameters), and each change happens in
+one transaction: a bad request leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from referee.games import GAMES, SkyarenaError
+from referee.service.limits import Limits
+from skyarena.cli import UserError, parse_options
+from workers.matchmaking import MatchmakingParameters
+from workers.ratings import RatingParameters
+from workers.seasons import DEFAULT_SIGMA_INFLATION, SeasonSpec
+from workers.store import open_database
+from workers.store.database import Conn
+from workers.store import queue
+from workers.store.accounts import check_token
+from workers.store.ladders import leaderboard
+from workers.store.seasons import Season, close_season, create_season, get_season, season_summary, start_season
+
+T = TypeVar("T")
+DEFAULTS = SeasonSpec("defaults", "sky-team", (2,))  # only to show the defaults in --help
+REFEREE_LIMITS = Limits()  # a season's clocks must fit what a referee accepts by default
+
+
+@click.group("season")
+def command() -> None:
+    """Create, start, close and inspect seasons (needs an organiser token)."""
+
+
+_token = click.option("--token", envvar="SKYARENA_TOKEN", metavar="TOKEN",
+                      help="An organiser API token (env SKYARENA_TOKEN).")
+_url = click.option("--database-url", envvar="DATABASE_URL", metavar="URL",
+                    help="Postgres URL (env DATABASE_URL; default: the embedded server).")
+_data_dir = click.option("--data-dir", envvar="SKYARENA_DATA_DIR", type=click.Path(path_type=Path),
+                         help="Where the embedded server keeps its data (env SKYARENA_DATA_DIR).")
+_json = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+@contextmanager
+def organiser(token: str | None, database_url: str | None, data_dir: Path | None) -> Iterator[Conn]:
+    """A transaction of the store, after the token is checked; store problems become one-line errors."""
+    try:
+        db = open_database(database_url, data_dir=data_dir)
+        try:
+            with db.connection() as conn:
+                check_token(conn, token, "organiser")
+                yield conn
+        finally:
+            db.close()
+    except (SkyarenaError, ValueError) as exc:
+        raise UserError(str(exc)) from None
+
+
+def _numbers(pairs: tuple[str, ...], what: str) -> dict[str, Any]:
+    values = parse_options(pairs)
+    for name, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise UserError(f"{what} {name}={value!r} must be a number")
+    return values
+
+
+def _players(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(p) for p in text.split(",") if p.strip())
+    except ValueError:
+        raise UserError(f"--players {text!r} must be player counts separated by commas, e.g. 2 or 2,3,4") from None
+
+
+def _check_game(game: str, players: tuple[int, ...], options: dict[str, Any]) -> None:
+    if game not in GAMES:
+        raise UserError(f"unknown game {game!r}: choose one of {', '.join(sorted(GAMES))}")
+    game_spec = GAMES[game]
+    for count in players:
+        if not game_spec.min_players <= count <= game_spec.max_players:
+            raise UserError(f"{game} is played by {game_spec.min_players} to {game_spec.max_players} players, "
+                            f"not {count}: fix --players")
+        try:
+            game_spec.validate(count, options)
+        except SkyarenaError as exc:
+            raise UserError(f"{exc} (for {count} players)") from None
+
+
+def _check_clock(move_s: float, bank_s: float, first_move_s: float) -> None:
+    for flag, value, limit in (("--move-time", move_s, REFEREE_LIMITS.max_move_s),
+                               ("--first-move", first_move_s, REFEREE_LIMITS.max_move_s),
+                               ("--bank", bank_s, REFEREE_LIMITS.max_bank_s)):
+        if value > limit:
+            raise UserError(f"{flag} {value:g} s is above the referee's limit of {limit:g} s: choose less")
+
+
+@command.command("create")
+@click.argument("name")
+@click.option("--game", required=True, help=f"The game: {', '.join(sorted(GAMES))}.")
+@click.option("--players", "players_text", default="2", show_default=True,
+              help="Player counts, one ladder each, e.g. 2 or 2,3,4.")
+@click.option("-o", "--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="A game option (repeatable).")
+@click.option("--move-time", type=click.FloatRange(min=0.001), default=DEFAULTS.move_s, show_default=True,
+              help="Seconds per move.")
+@click.option("--bank", type=click.FloatRange(min=0), default=DEFAULTS.bank_s, show_default=True,
+              help="Time bank in seconds.")
+@click.option("--first-move", type=click.FloatRange(min=0.001), default=DEFAULTS.first_move_s, show_default=True,
+              help="Seconds for each seat's first move.")
+@click.option("--strikes", type=click.IntRange(min=1), default=DEFAULTS.strike_limit, show_default=True,
+              help="Faults before a seat forfeits.")
+@click.option("--in-flight", type=click.IntRange(min=0), default=DEFAULTS.matches_in_flight, show_default=True,
+              help="Matches each ladder keeps queued or running.")
+@click.option("--matchmaking", "matchmaking_pairs", multiple=True, metavar="NAME=VALUE",
+              help=f"A matchmaking parameter: {', '.join(MatchmakingParameters().to_mapping())}.")
+@click.option("--rating", "rating_pairs", multiple=True, metavar="NAME=VALUE",
+              help=f"A rating parameter: {', '.join(RatingParameters().to_mapping())}.")
+@click.option("--carry-over-from", metavar="SEASON", help="Start from this closed season's standings.")
+@click.option("--sigma-inflation", type=float, default=DEFAULT_SIGMA_INFLATION, show_default=True,
+              help="How far carried-over ratings are widened.")
+@click.option("--start", is_flag=True, help="Start the season at once.")
+@_token
+@_url
+@_data_dir
+@_json
+def create_command(name: str, game: str, players_text: str, option_pairs: tuple[str, ...], move_time: float,
+                   bank: float, first_move: float, strikes: int, in_flight: int, matchmaking_pairs: tuple[str, ...],
+                   rating_pairs: tuple[str, ...], carry_over_from: str | None, sigma_inflation: float, start: bool,
+                   token: str | None, database_url: str | None, data_dir: Path | None, as_json: bool) -> None:
+    """Create the season NAME (a draft, or started with --start)."""
+    players = _players(players_text)
+    options = parse_options(option_pairs)
+    _check_game(game, players, options)
+    _check_clock(move_time, bank, first_move)
+    try:
+        spec = SeasonSpec(name, game, players, options, move_time, bank, first_move, strikes, in_flight,
+                          MatchmakingParameters.from_mapping(_numbers(matchmaking_pairs, "matchmaking parameter")),
+                          RatingParameters.from_mapping(_numbers(rating_pairs, "rating parameter")),
+                          carry_over_from, sigma_inflation)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    with organiser(token, database_url, data_dir) as conn:
+        season = create_season(conn, spec)
+        if start:
+            season = start_season(conn, name)
+        summary = _summary(conn, season)
+    _print(summary, as_json, f"season {name} created ({summary['state']}): {game}, ladders for "
+                             f"{', '.join(map(str, players))} players")
+
+
+def _transition(action: Callable[[Conn, str], Season], done: str) -> Callable[..., None]:
+    def run(name: str, token: str | None, database_url: str | None, data_dir: Path | None, as_json: bool) -> None:
+        with organiser(token, database_url, data_dir) as conn:
+            summary = _summary(conn, action(conn, name))
+        _print(summary, as_json, f"season {name} {done}")
+
+    return run
+
+
+for _name, _action, _done, _help in (
+        ("start", start_season, "started: the scheduler fills its ladders from now on",
+         "Start the draft season NAME: its ladders fill with matches."),
+        ("close", close_season, "closed: unfinished matches are void and the standings frozen",
+         "Close the season NAME: void its unfinished matches and freeze its standings.")):
+    command.command(_name, help=_help)(click.argument("name")(_token(_url(_data_dir(_json(
+        _transition(_action, _done)))))))
+
+
+@command.command("list")
+@_token
+@_url
+@_data_dir
+@_json
+def list_command(token: str | None, database_url: str | None, data_dir: Path | None, as_json: bool) -> None:
+    """List every season, newest first."""
+    with organiser(token, database_url, data_dir) as conn:
+        rows = queue.season_list(conn)
+    if as_json:
+        click.echo(json.dumps(rows, default=str))
+        return
+    for row in rows:
+        counts = ", ".join(f"{n} {status}" for status, n in sorted(row["matches"].items())) or "no matches"
+        click.echo(f"{row['name']}  {row['game']}  {row['state']}  players {row['player_counts']}  ({counts})")
+    if not rows:
+        click.echo("no seasons yet: skyarena season create NAME --game GAME")
+
+
+@command.command("show")
+@click.argument("name")
+@click.option("--top", type=click.IntRange(min=1), default=10, show_default=True, help="Leaderboard rows per ladder.")
+@_token
+@_url
+@_data_dir
+@_json
+def show_command(name: str, top: int, token: str | None, database_url: str | None, data_dir: Path | None,
+                 as_json: bool) -> None:
+    """Show a season: settings, matches by status, and the top of each ladder."""
+    with organiser(token, database_url, data_dir) as conn:
+        season = get_season(conn, name)
+        summary = _summary(conn, season)
+        summary["leaderboards"] = {str(p): leaderboard(conn, ladder, top) for p, ladder in season.ladders.items()}
+    if as_json:
+        click.echo(json.dumps(summary, default=str))
+        return
+    click.echo(f"{season.name}: {season.game}, {season.state}; matches {summary['matches'] or 'none yet'}")
+    for players, rows in summary["leaderboards"].items():
+        click.echo(f"  {players}-player ladder:")
+        for row in rows:
+            click.echo(f"    {row['position']:>3}. {row['bot']} v{row['version']}  {row['score']:.2f} "
+                       f"(μ {row['mu']:.2f}, σ {row['sigma']:.2f}, {row['matches']} matches)")
+
+
+def _summary(conn: Conn, season: Season) -> dict[str, Any]:
+    return {**season_summary(season), **queue.season_settings(conn, season.id),
+            "matches": queue.season_match_counts(conn, season.id)}
+
+
+def _print(summary: dict[str, Any], as_json: bool, text: str) -> None:
+    click.echo(json.dumps(summary, default=str) if as_json else text)

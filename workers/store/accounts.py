@@ -1,0 +1,65 @@
+"""API tokens: issued once, kept only as their SHA-256, checked by scope.
+
+A token is 256 random bits shown to its owner once; the store keeps its hash, so a leaked
+database does not leak tokens. A check names what is wrong (unknown, expired, revoked,
+the wrong scope) so the person holding it knows what to do, without saying whose it is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from .database import Conn
+from .errors import StoreError
+
+SCOPES = ("author", "organiser", "service")
+
+
+class TokenRefused(StoreError):
+    """The token is missing, unknown, expired, revoked or lacks the scope asked for."""
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+    scope: str
+
+
+def token_hash(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
+
+
+def issue_token(conn: Conn, account: str, scope: str, label: str = "") -> str:
+    """A new token for ``account`` (created if needed); the only time the token itself is seen."""
+    if scope not in SCOPES:
+        raise ValueError(f"unknown scope {scope!r}: choose one of {', '.join(SCOPES)}")
+    row = conn.execute("INSERT INTO accounts (name) VALUES (%s) ON CONFLICT (name) DO UPDATE SET name = excluded.name"
+                       " RETURNING id", (account,)).fetchone()
+    assert row is not None
+    token = secrets.token_urlsafe(32)
+    conn.execute("INSERT INTO api_tokens (account_id, token_hash, scope, label) VALUES (%s, %s, %s, %s)",
+                 (row["id"], token_hash(token), scope, label))
+    return token
+
+
+def check_token(conn: Conn, token: str | None, scope: str) -> Account:
+    """The account the token belongs to, if it is live and has ``scope``; else TokenRefused."""
+    if not token:
+        raise TokenRefused(f"this needs an API token with the {scope} scope: pass --token or set SKYARENA_TOKEN")
+    row = conn.execute(
+        "SELECT a.id, a.name, t.scope, t.revoked_at IS NOT NULL AS revoked,"
+        " t.expires_at IS NOT NULL AND t.expires_at <= now() AS expired"
+        " FROM api_tokens t JOIN accounts a ON a.id = t.account_id WHERE t.token_hash = %s",
+        (token_hash(token),)).fetchone()
+    if row is None:
+        raise TokenRefused("the API token is not known: check for a typo, or ask an organiser for a new one")
+    if row["revoked"]:
+        raise TokenRefused("the API token was revoked: ask an organiser for a new one")
+    if row["expired"]:
+        raise TokenRefused("the API token has expired: ask an organiser for a new one")
+    if row["scope"] != scope:
+        raise TokenRefused(f"the API token has the {row['scope']} scope; this needs a {scope} token")
+    return Account(row["id"], row["name"], row["scope"])
