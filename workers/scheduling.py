@@ -59,6 +59,17 @@ def schedule_season(db: Database, season_id: int, matches_in_flight: int) -> Sch
     return Scheduled(season.name, tuple(ids), tuple(paused))
 
 
+def top_up_after(db: Database, match_id: str) -> Scheduled | None:
+    """Refill the ladders of a match's season as soon as the match is done, not at the next beat.
+
+    The beat's pass stays the backstop; with it alone a season could run at most
+    ``matches_in_flight`` matches per beat period however many workers wait.
+    """
+    with db.connection() as conn:
+        season = queue.season_of_match(conn, match_id)
+    return None if season is None else schedule_season(db, season.id, season.matches_in_flight)
+
+
 def schedule_active(db: Database) -> list[Scheduled]:
     """One scheduling pass over every active season."""
     with db.connection() as conn:

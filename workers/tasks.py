@@ -23,7 +23,7 @@ from typing import Any
 from workers.celery_app import app
 from workers.play import MatchPlayer, PlaySettings, play_match
 from workers.referees import Referees, parse_referees, service_token
-from workers.scheduling import schedule_active
+from workers.scheduling import schedule_active, top_up_after
 from workers.store import Database, open_database
 from workers.store import queue
 from workers.store.seasons import close_season, start_season
@@ -82,6 +82,10 @@ def play_match_task(match_id: str) -> dict[str, Any]:
     log.info("match %s: %s %s", match_id, result.status, result.detail)
     if result.retry_after_s is not None:
         enqueue([match_id], countdown=result.retry_after_s)
+    elif result.status in ("finished", "void"):
+        topped = top_up_after(open_resources().db, match_id)
+        if topped is not None:
+            enqueue(topped.match_ids)
     return {"match_id": match_id, "status": result.status, "detail": result.detail}
 
 

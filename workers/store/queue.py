@@ -265,3 +265,10 @@ def season_list(conn: Conn) -> list[dict[str, Any]]:
         "  WHERE season_id = s.id GROUP BY status) c), '{}') AS matches"
         " FROM seasons s ORDER BY s.id DESC").fetchall()
     return [dict(r) for r in rows]
+
+
+def season_of_match(conn: Conn, match_id: str) -> ActiveSeason | None:
+    """The active season a match belongs to, or None (a smoke match, or a season no longer active)."""
+    row = conn.execute("SELECT s.id, s.name, s.matches_in_flight FROM matches m JOIN seasons s ON s.id = m.season_id"
+                       " WHERE m.id = %s AND s.state = 'active'", (match_id,)).fetchone()
+    return ActiveSeason(row["id"], row["name"], row["matches_in_flight"]) if row else None
