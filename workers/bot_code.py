@@ -53,21 +53,24 @@ def unpack(data: bytes, dest: Path) -> None:
                 target.write_bytes(archive.read(info))
         return
     try:
-        archive = tarfile.open(fileobj=io.BytesIO(data))
+        with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+            _unpack_tar(archive, dest)
     except tarfile.TarError:
         raise ArchiveRejected("the archive is neither a tar nor a zip file") from None
-    with archive:
-        for member in archive.getmembers():
-            target = dest / _safe_name(member.name)
-            if member.isdir():
-                target.mkdir(parents=True, exist_ok=True)
-            elif member.isfile():
-                source = archive.extractfile(member)
-                assert source is not None
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(source.read())
-            else:
-                raise ArchiveRejected(f"archive entry {member.name!r} is a link or device, not a regular file")
+
+
+def _unpack_tar(archive: tarfile.TarFile, dest: Path) -> None:
+    for member in archive.getmembers():
+        target = dest / _safe_name(member.name)
+        if member.isdir():
+            target.mkdir(parents=True, exist_ok=True)
+        elif member.isfile():
+            source = archive.extractfile(member)
+            assert source is not None
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(source.read())
+        else:
+            raise ArchiveRejected(f"archive entry {member.name!r} is a link or device, not a regular file")
 
 
 class CodeCache:

@@ -38,8 +38,7 @@ from skyarena.v1 import referee_pb2_grpc as pb_grpc
 from workers.bot_code import ArchiveMissing, ArchiveRejected, CodeCache
 from workers.hosting import SeatRun, play_hosted_seat
 from workers.referees import Referees
-from workers.store import Conflict, Database
-from workers.store import queue
+from workers.store import Conflict, Database, queue
 from workers.store.outcome import MatchOutcome, SeatOutcome
 from workers.store.results import apply_outcome
 

@@ -1,6 +1,6 @@
 """Keeping every active season's ladders full: the body of the ``schedule`` beat task.
 
-For each ladder of each active season, under the ladder's lock, the scheduler counts the
+For each ladder of each active season, under the ladder's scheduling lock, the scheduler counts the
 matches queued or running, asks the matchmaker for enough new ones to reach the season's
 ``matches_in_flight``, and inserts their rows (seats and seeds fixed now) in the same
 transaction. Only then, after the commit, are they enqueued: a message never names a row
@@ -15,9 +15,7 @@ import random
 from dataclasses import dataclass
 
 from workers.matchmaking import plan_matches
-from workers.store import Database
-from workers.store import queue
-from workers.store.results import ladder_lock
+from workers.store import Database, queue
 from workers.store.scheduling import in_flight_seats, ladder_versions, pause_versions, schedule_matches
 from workers.store.seasons import get_season_by_id
 
@@ -42,7 +40,7 @@ def schedule_season(db: Database, season_id: int, matches_in_flight: int) -> Sch
         if season.state != "active":
             return Scheduled(season.name, (), ())
         for players, ladder_id in sorted(season.ladders.items()):
-            ladder_lock(conn, ladder_id)
+            queue.lock_ladder_schedule(conn, ladder_id)
             in_flight = in_flight_seats(conn, ladder_id)
             wanted = matches_in_flight - len(in_flight)
             if wanted <= 0:

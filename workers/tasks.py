@@ -24,12 +24,12 @@ from workers.celery_app import app
 from workers.play import MatchPlayer, PlaySettings, play_match
 from workers.referees import Referees, parse_referees, service_token
 from workers.scheduling import schedule_active, top_up_after
-from workers.store import Database, open_database
-from workers.store import queue
+from workers.store import Database, open_database, queue
 from workers.store.seasons import close_season, start_season
 
 log = logging.getLogger(__name__)
-QUEUE_PATIENCE_S = float(os.environ.get("SKYARENA_QUEUE_PATIENCE_S", 120))  # a queued match unclaimed this long lost its message
+# A queued match nobody claimed for this long has probably lost its message (a broker restart): send it again.
+QUEUE_PATIENCE_S = float(os.environ.get("SKYARENA_QUEUE_PATIENCE_S", 120))
 
 
 @dataclass

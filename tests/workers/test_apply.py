@@ -140,12 +140,13 @@ def test_a_cooperative_partner_of_a_faulty_seat_is_not_rated(db: Database) -> No
         history = {r["version_id"]: r for r in conn.execute(
             "SELECT version_id, mu_before, mu_after, weight, unrated_reason FROM rating_history WHERE match_id = %s",
             (match_id,))}
-        rated = conn.execute("SELECT version_id FROM ratings WHERE ladder_id = %s", (ladder,)).fetchall()
+        rated = conn.execute("SELECT version_id, matches FROM ratings WHERE ladder_id = %s ORDER BY version_id",
+                             (ladder,)).fetchall()
         game = conn.execute("SELECT pseudo_mu FROM ladders WHERE id = %s", (ladder,)).fetchone()
     faulty, partner = history[versions[0]], history[versions[1]]
     assert faulty["mu_after"] < faulty["mu_before"] and faulty["weight"] == 1.0 and faulty["unrated_reason"] is None
     assert partner["mu_after"] == partner["mu_before"] and partner["weight"] == 0.0
     assert "seat 0 forfeited" in partner["unrated_reason"]
-    assert rated == [{"version_id": versions[0]}]
+    assert rated == [{"version_id": versions[0], "matches": 1}, {"version_id": versions[1], "matches": 0}]
     assert game is not None and game["pseudo_mu"] == pytest.approx(done.rated.game.after.mu)
     assert game["pseudo_mu"] > RatingParameters().mu  # the game beat the faulty seat

@@ -13,8 +13,7 @@ from referee.games.core import replay as replay_io
 from workers.play import MatchPlayer, PlaySettings, play_match, replay_records
 from workers.referees import Referees
 from workers.scheduling import schedule_active
-from workers.store import Database
-from workers.store import queue
+from workers.store import Database, queue
 from workers.store.results import decompress_replay
 from workers.store.versions import add_active_version
 

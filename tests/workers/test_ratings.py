@@ -42,7 +42,7 @@ def test_free_for_all_orders_by_rank_and_explains_each_change() -> None:
 def test_a_tie_moves_equal_players_alike() -> None:
     rated = rate_free_for_all(PARAMS, [SeatResult(1, 0), SeatResult(2, 0), SeatResult(3, 1)], {})
     first, second, last = rated.changes
-    assert first.after.mu == pytest.approx(second.after.mu, abs=0.01)  # iterative message passing: near, not exactly, equal
+    assert first.after.mu == pytest.approx(second.after.mu, abs=0.01)  # message passing: near, not exact
     assert last.after.mu < PARAMS.mu < first.after.mu
 
 

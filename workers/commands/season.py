@@ -1,4 +1,4 @@
-"""``skyarena season create|start|close|list|show``: the organiser's seasons.
+"""``skyarena season create|start|close|list|show|standings``: the organiser's seasons.
 
 Every subcommand needs an organiser API token (``--token`` or ``SKYARENA_TOKEN``), checked
 against the store's hashed tokens. A season is validated whole before anything is written
@@ -12,24 +12,23 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
 from referee.games import GAMES, SkyarenaError
 from referee.service.limits import Limits
 from skyarena.cli import UserError, parse_options
+from workers.commands.store_options import open_store, store_options
 from workers.matchmaking import MatchmakingParameters
 from workers.ratings import RatingParameters
 from workers.seasons import DEFAULT_SIGMA_INFLATION, SeasonSpec
-from workers.store import open_database
-from workers.store.database import Conn
 from workers.store import queue
 from workers.store.accounts import check_token
-from workers.store.ladders import leaderboard
+from workers.store.database import Conn
+from workers.store.ladders import frozen_standings, leaderboard, standings
 from workers.store.seasons import Season, close_season, create_season, get_season, season_summary, start_season
 
-T = TypeVar("T")
 DEFAULTS = SeasonSpec("defaults", "sky-team", (2,))  # only to show the defaults in --help
 REFEREE_LIMITS = Limits()  # a season's clocks must fit what a referee accepts by default
 
@@ -41,26 +40,26 @@ def command() -> None:
 
 _token = click.option("--token", envvar="SKYARENA_TOKEN", metavar="TOKEN",
                       help="An organiser API token (env SKYARENA_TOKEN).")
-_url = click.option("--database-url", envvar="DATABASE_URL", metavar="URL",
-                    help="Postgres URL (env DATABASE_URL; default: the embedded server).")
-_data_dir = click.option("--data-dir", envvar="SKYARENA_DATA_DIR", type=click.Path(path_type=Path),
-                         help="Where the embedded server keeps its data (env SKYARENA_DATA_DIR).")
 _json = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+def _options(func: Callable[..., None]) -> Callable[..., None]:
+    """What every subcommand takes: the token, the store and --json."""
+    return _token(store_options(_json(func)))
 
 
 @contextmanager
 def organiser(token: str | None, database_url: str | None, data_dir: Path | None) -> Iterator[Conn]:
     """A transaction of the store, after the token is checked; store problems become one-line errors."""
+    db = open_store(database_url, data_dir)
     try:
-        db = open_database(database_url, data_dir=data_dir)
-        try:
-            with db.connection() as conn:
-                check_token(conn, token, "organiser")
-                yield conn
-        finally:
-            db.close()
+        with db.connection() as conn:
+            check_token(conn, token, "organiser")
+            yield conn
     except (SkyarenaError, ValueError) as exc:
         raise UserError(str(exc)) from None
+    finally:
+        db.close()
 
 
 def _numbers(pairs: tuple[str, ...], what: str) -> dict[str, Any]:
@@ -112,8 +111,8 @@ def _check_clock(move_s: float, bank_s: float, first_move_s: float) -> None:
               help="Time bank in seconds.")
 @click.option("--first-move", type=click.FloatRange(min=0.001), default=DEFAULTS.first_move_s, show_default=True,
               help="Seconds for each seat's first move.")
-@click.option("--strikes", type=click.IntRange(min=1), default=DEFAULTS.strike_limit, show_default=True,
-              help="Faults before a seat forfeits.")
+@click.option("--strikes", "--strike-limit", type=click.IntRange(min=1), default=DEFAULTS.strike_limit,
+              show_default=True, help="Faults before a seat forfeits.")
 @click.option("--in-flight", type=click.IntRange(min=0), default=DEFAULTS.matches_in_flight, show_default=True,
               help="Matches each ladder keeps queued or running.")
 @click.option("--matchmaking", "matchmaking_pairs", multiple=True, metavar="NAME=VALUE",
@@ -124,10 +123,7 @@ def _check_clock(move_s: float, bank_s: float, first_move_s: float) -> None:
 @click.option("--sigma-inflation", type=float, default=DEFAULT_SIGMA_INFLATION, show_default=True,
               help="How far carried-over ratings are widened.")
 @click.option("--start", is_flag=True, help="Start the season at once.")
-@_token
-@_url
-@_data_dir
-@_json
+@_options
 def create_command(name: str, game: str, players_text: str, option_pairs: tuple[str, ...], move_time: float,
                    bank: float, first_move: float, strikes: int, in_flight: int, matchmaking_pairs: tuple[str, ...],
                    rating_pairs: tuple[str, ...], carry_over_from: str | None, sigma_inflation: float, start: bool,
@@ -163,19 +159,15 @@ def _transition(action: Callable[[Conn, str], Season], done: str) -> Callable[..
 
 
 for _name, _action, _done, _help in (
-        ("start", start_season, "started: the scheduler fills its ladders from now on",
+        ("start", start_season, "is active: the scheduler fills its ladders from now on",
          "Start the draft season NAME: its ladders fill with matches."),
-        ("close", close_season, "closed: unfinished matches are void and the standings frozen",
+        ("close", close_season, "is closed: unfinished matches are void and its standings frozen",
          "Close the season NAME: void its unfinished matches and freeze its standings.")):
-    command.command(_name, help=_help)(click.argument("name")(_token(_url(_data_dir(_json(
-        _transition(_action, _done)))))))
+    command.command(_name, help=_help)(click.argument("name")(_options(_transition(_action, _done))))
 
 
 @command.command("list")
-@_token
-@_url
-@_data_dir
-@_json
+@_options
 def list_command(token: str | None, database_url: str | None, data_dir: Path | None, as_json: bool) -> None:
     """List every season, newest first."""
     with organiser(token, database_url, data_dir) as conn:
@@ -193,10 +185,7 @@ def list_command(token: str | None, database_url: str | None, data_dir: Path | N
 @command.command("show")
 @click.argument("name")
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True, help="Leaderboard rows per ladder.")
-@_token
-@_url
-@_data_dir
-@_json
+@_options
 def show_command(name: str, top: int, token: str | None, database_url: str | None, data_dir: Path | None,
                  as_json: bool) -> None:
     """Show a season: settings, matches by status, and the top of each ladder."""
@@ -213,6 +202,30 @@ def show_command(name: str, top: int, token: str | None, database_url: str | Non
         for row in rows:
             click.echo(f"    {row['position']:>3}. {row['bot']} v{row['version']}  {row['score']:.2f} "
                        f"(μ {row['mu']:.2f}, σ {row['sigma']:.2f}, {row['matches']} matches)")
+
+
+@command.command("standings")
+@click.argument("name")
+@click.option("--limit", type=click.IntRange(1), default=20, show_default=True, help="Rows per ladder.")
+@_options
+def standings_command(name: str, limit: int, token: str | None, database_url: str | None, data_dir: Path | None,
+                      as_json: bool) -> None:
+    """Show each ladder of season NAME (frozen when the season is closed)."""
+    with organiser(token, database_url, data_dir) as conn:
+        season = get_season(conn, name)
+        read_ladder = frozen_standings if season.state == "closed" else standings
+        tables = {p: read_ladder(conn, ladder)[:limit] for p, ladder in season.ladders.items()}
+    if as_json:
+        click.echo(json.dumps({**season_summary(season), "standings": {
+            str(p): [{"position": s.position, "version_id": s.version_id, "mu": s.mu, "sigma": s.sigma,
+                      "score": s.score, "matches": s.matches} for s in table] for p, table in tables.items()}}))
+        return
+    click.echo(f"season {season.name} ({season.game}, {season.state})")
+    for players, table in tables.items():
+        click.echo(f"{players}-player ladder" + ("" if table else ": no rated matches yet"))
+        for s in table:
+            click.echo(f"  {s.position:>3}. version {s.version_id:<6} mu-3sigma {s.score:7.2f}  "
+                       f"mu {s.mu:6.2f}  sigma {s.sigma:5.2f}  {s.matches} matches")
 
 
 def _summary(conn: Conn, season: Season) -> dict[str, Any]:

@@ -14,6 +14,22 @@ from .database import Conn
 
 DEFAULT_HISTORY_LIMIT = 1000  # a chart's worth of points; older rows stay stored
 
+# Named so bench/ratings.py can show their query plans.
+LEADERBOARD_SQL = """
+    SELECT r.version_id, b.name AS bot, v.number AS version, r.mu, r.sigma, r.mu - 3 * r.sigma AS score,
+           r.matches, r.last_match_id
+    FROM ratings r JOIN bot_versions v ON v.id = r.version_id JOIN bots b ON b.id = v.bot_id
+    WHERE r.ladder_id = %s AND r.matches > 0
+    ORDER BY r.mu - 3 * r.sigma DESC, r.mu DESC, r.version_id
+    LIMIT %s"""
+RATING_HISTORY_SQL = """
+    SELECT * FROM (
+        SELECT match_id, seq, mu_before, sigma_before, mu_after, sigma_after, quality, rank, weight,
+               unrated_reason, created_at
+        FROM rating_history WHERE version_id = %s AND ladder_id = %s
+        ORDER BY seq DESC LIMIT %s) latest
+    ORDER BY seq"""
+
 
 @dataclass(frozen=True)
 class Standing:
@@ -47,24 +63,12 @@ def frozen_standings(conn: Conn, ladder_id: int) -> list[Standing]:
 
 def leaderboard(conn: Conn, ladder_id: int, limit: int = 100) -> list[dict[str, Any]]:
     """The top of the ladder with bot names, for the dashboard and the Arena."""
-    rows = conn.execute(
-        """SELECT r.version_id, b.name AS bot, v.number AS version, r.mu, r.sigma, r.mu - 3 * r.sigma AS score,
-                  r.matches, r.last_match_id
-           FROM ratings r JOIN bot_versions v ON v.id = r.version_id JOIN bots b ON b.id = v.bot_id
-           WHERE r.ladder_id = %s AND r.matches > 0
-           ORDER BY r.mu - 3 * r.sigma DESC, r.mu DESC, r.version_id
-           LIMIT %s""", (ladder_id, limit))
+    rows = conn.execute(LEADERBOARD_SQL, (ladder_id, limit))
     return [{"position": i, **r} for i, r in enumerate(rows, start=1)]
 
 
 def rating_history(conn: Conn, version_id: int, ladder_id: int, limit: int = DEFAULT_HISTORY_LIMIT
                    ) -> list[dict[str, Any]]:
     """The version's latest rating changes on the ladder, oldest first, each with its reason."""
-    rows = conn.execute(
-        """SELECT * FROM (
-               SELECT match_id, seq, mu_before, sigma_before, mu_after, sigma_after, quality, rank, weight,
-                      unrated_reason, created_at
-               FROM rating_history WHERE version_id = %s AND ladder_id = %s
-               ORDER BY seq DESC LIMIT %s) latest
-           ORDER BY seq""", (version_id, ladder_id, limit))
+    rows = conn.execute(RATING_HISTORY_SQL, (version_id, ladder_id, limit))
     return list(rows)

@@ -272,3 +272,11 @@ def season_of_match(conn: Conn, match_id: str) -> ActiveSeason | None:
     row = conn.execute("SELECT s.id, s.name, s.matches_in_flight FROM matches m JOIN seasons s ON s.id = m.season_id"
                        " WHERE m.id = %s AND s.state = 'active'", (match_id,)).fetchone()
     return ActiveSeason(row["id"], row["name"], row["matches_in_flight"]) if row else None
+
+
+SCHEDULE_LOCK_CLASS = 0x5C14  # the first key of the schedulers' two-key advisory locks (the second: ladder id)
+
+
+def lock_ladder_schedule(conn: Conn, ladder_id: int) -> None:
+    """One scheduler at a time per ladder until this transaction ends (appliers are not held up)."""
+    conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (SCHEDULE_LOCK_CLASS, ladder_id))

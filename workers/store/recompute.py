@@ -4,7 +4,7 @@ Every finished rated match of each ladder is replayed in completion order (``com
 through the same rating code the apply path uses, from the same start (fresh, or the
 carried-over standings of the source season). The result is compared with the stored
 ratings, the game's pseudo-rating and every history row; ``rewrite`` replaces them. It
-holds each ladder's rating lock while it reads, so no apply interleaves with it.
+holds each ladder exclusively (``lock_ladder``) while it works, so no apply interleaves with it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from itertools import groupby
 from workers.ratings import Rating, RatingChange
 
 from .database import Conn
-from .results import insert_history, ladder_lock, rate_seats, seat_results
+from .results import insert_history, lock_ladder, rate_seats, seat_results
 from .seasons import Season, starting_ratings
 
 TOLERANCE = 1e-9  # the same code on the same inputs gives the same floats; this only absorbs storage rounding
@@ -53,7 +53,7 @@ def recompute_season(conn: Conn, season: Season, *, rewrite: bool = False) -> li
     """Replay every ladder of ``season``; with ``rewrite``, store the recomputed ratings and history."""
     reports = []
     for players, ladder_id in sorted(season.ladders.items()):
-        ladder_lock(conn, ladder_id)
+        lock_ladder(conn, ladder_id, exclusive=True)
         replayed, count = _replay(conn, season, players, ladder_id)
         differences = tuple(_compare(conn, players, ladder_id, replayed))
         if rewrite and differences:
@@ -75,7 +75,12 @@ def _replay(conn: Conn, season: Season, players: int, ladder_id: int) -> tuple[_
     for (match_id, seq, game_name), group in groupby(rows, key=lambda r: (r["match_id"], r["completed_seq"],
                                                                           r["game"])):
         count += 1
-        rated = rate_seats(game_name, season.rating, seat_results(list(group)), state.ratings, state.game)
+        seats = seat_results(list(group))
+        for seat in seats:  # the apply path creates a version's row, at the prior, on its first match here
+            if seat.version_id not in state.ratings:
+                state.ratings[seat.version_id] = season.rating.fresh()
+                state.matches[seat.version_id] = 0
+        rated = rate_seats(game_name, season.rating, seats, state.ratings, state.game)
         for change in rated.changes:
             assert change.version_id is not None
             state.history[(match_id, change.version_id)] = (seq, change)

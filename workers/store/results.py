@@ -2,19 +2,25 @@
 
 ``apply_outcome`` is the only way a result enters the store. One transaction:
 
-1. locks the match row (``FOR UPDATE``): a second applier of the same match waits here and
+1. locks the match row (``FOR UPDATE``): a second applier of the same match waits here,
    then finds it ``finished`` and changes nothing (at-least-once delivery, exactly-once effect);
-2. takes the ladder's advisory lock (``ladder_lock``): the ratings of one ladder move one
-   match at a time, in completion order, and two appliers of different matches cannot
-   read the same "before" and lose an update;
-3. numbers the completion (``match_completion_seq``, drawn under the ladder lock, so the
-   sequence is the order the ratings were applied in: the recompute's order);
-4. writes the participants' results, the compressed replay with the referee's state hash,
+2. takes the ladder row: shared by appliers, exclusive for a recompute or a season closing
+   (``lock_ladder``), and exclusive for a co-operative ladder, whose every match moves the
+   game's pseudo-rating;
+3. locks the rating row of every seat's version, in version order (``FOR UPDATE``, rows
+   missing for a new version are created and locked): two matches that share a version
+   apply one after the other, two that share none run side by side, and no update is lost;
+4. only then draws the completion number (``match_completion_seq``). A match that waited for
+   a version's row draws after the match it waited for, so for every version the order of
+   its changes is the order of the numbers, and replaying the results in that order (the
+   recompute) gives exactly the stored ratings;
+5. writes the participants' results, the compressed replay with the referee's state hash,
    the hosted bots' logs, each rating change and a history row per seat explaining it.
 
 The unique keys back this up: one replay and one history row per (match, version), one
-``completed_seq`` per match. Lock order is always match row, then ladder, so two appliers
-never wait on each other in a cycle.
+``completed_seq`` per match. Locks are taken in one order (match, ladder, versions by id),
+so appliers do not deadlock; the rare deadlock between two first matches of a new version
+(step 3's insert) is retried. Statements go in pipelines: a few round trips per match.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
+import psycopg
 from psycopg.types.json import Jsonb
 
 from referee.games import GAMES
@@ -40,9 +47,9 @@ from workers.ratings import (
 
 from .database import Conn, Database
 from .errors import Conflict, NotFound
-from .outcome import MatchOutcome
+from .outcome import MatchOutcome, SeatOutcome
 
-LADDER_LOCK_CLASS = 0x5C13  # the first key of the ladders' two-key advisory locks (the second: ladder id)
+DEADLOCK_RETRIES = 3  # a deadlock is only possible between first matches of a new version; a retry settles it
 REPLAY_COMPRESSION_LEVEL = 6  # zlib's default: replays are repetitive JSON, ~10x smaller, cheap to compress
 
 
@@ -54,9 +61,10 @@ class Applied:
     rated: RatedMatch | None      # None for a smoke match or a repeated apply
 
 
-def ladder_lock(conn: Conn, ladder_id: int) -> None:
-    """Serialise rating changes of one ladder until this transaction ends."""
-    conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (LADDER_LOCK_CLASS, ladder_id))
+def lock_ladder(conn: Conn, ladder_id: int, *, exclusive: bool) -> None:
+    """Hold the ladder until this transaction ends: shared (appliers) or exclusive (recompute, close)."""
+    mode = "UPDATE" if exclusive else "SHARE"
+    conn.execute(f"SELECT 1 FROM ladders WHERE id = %s FOR {mode}", (ladder_id,))
 
 
 def seat_results(seats: Sequence[Mapping[str, Any]]) -> list[SeatResult]:
@@ -82,17 +90,28 @@ def rate_seats(game: str, params: RatingParameters, seats: Sequence[SeatResult],
 
 def apply_outcome(db: Database, outcome: MatchOutcome) -> Applied:
     """Apply ``outcome`` in its own transaction; safe to call any number of times, concurrently."""
-    with db.connection() as conn:
-        return apply_in_transaction(conn, outcome)
+    for attempt in range(DEADLOCK_RETRIES + 1):
+        try:
+            with db.connection() as conn:
+                return apply_in_transaction(conn, outcome)
+        except psycopg.errors.DeadlockDetected:
+            if attempt == DEADLOCK_RETRIES:
+                raise
+    raise AssertionError("unreachable")
 
 
 def apply_in_transaction(conn: Conn, outcome: MatchOutcome) -> Applied:
     """``apply_outcome`` inside the caller's transaction (the caller commits)."""
-    match = conn.execute(
-        """SELECT m.id, m.kind, m.ladder_id, m.game, m.players, m.status, m.void_reason, m.completed_seq,
-                  s.rating AS rating_parameters
-           FROM matches m LEFT JOIN seasons s ON s.id = m.season_id
-           WHERE m.id = %s FOR UPDATE OF m""", (outcome.match_id,)).fetchone()
+    with conn.pipeline():
+        match_cursor = conn.execute(
+            """SELECT m.id, m.kind, m.ladder_id, m.game, m.status, m.void_reason, m.completed_seq,
+                      s.rating AS rating_parameters
+               FROM matches m LEFT JOIN seasons s ON s.id = m.season_id
+               WHERE m.id = %s FOR UPDATE OF m""", (outcome.match_id,))
+        seats_cursor = conn.execute("SELECT seat, version_id FROM participants WHERE match_id = %s",
+                                    (outcome.match_id,))
+        match = match_cursor.fetchone()
+        scheduled = {r["seat"]: r["version_id"] for r in seats_cursor.fetchall()}
     if match is None:
         raise NotFound(f"unknown match {outcome.match_id!r}: only a scheduled match can be applied")
     if match["status"] == "finished":
@@ -100,28 +119,78 @@ def apply_in_transaction(conn: Conn, outcome: MatchOutcome) -> Applied:
     if match["status"] == "void":
         raise Conflict(f"match {outcome.match_id} is void ({match['void_reason']}): its result is not stored; "
                        "drop this outcome")
-    _check_seats(conn, outcome)
+    _check_seats(outcome, scheduled)
     rated = None
-    if match["kind"] == "rated":
-        ladder_lock(conn, match["ladder_id"])
-    seq_row = conn.execute("SELECT nextval('match_completion_seq') AS seq").fetchone()
-    assert seq_row is not None
-    seq = int(seq_row["seq"])
-    _write_result(conn, outcome)
-    if match["kind"] == "rated":
-        params = RatingParameters.from_mapping(match["rating_parameters"] or {})
-        rated = _rate_and_store(conn, match["ladder_id"], match["game"], params, outcome, seq)
-    conn.execute(
-        """UPDATE matches SET status = 'finished', completed_seq = %s, end_reason = %s, finished_at = now(),
-                  referee = coalesce(%s, referee), confinement = %s, lease_owner = NULL, lease_expires_at = NULL
-           WHERE id = %s""",
-        (seq, outcome.end_reason, outcome.referee, outcome.confinement, outcome.match_id))
+    with conn.pipeline():
+        _write_result(conn, outcome)
+        if match["kind"] == "rated":
+            params = RatingParameters.from_mapping(match["rating_parameters"] or {})
+            ratings, pseudo, seq = _lock_ratings(conn, match["ladder_id"], match["game"], params, outcome)
+            rated = rate_seats(match["game"], params, seat_results([vars(s) for s in _by_seat(outcome)]), ratings,
+                               pseudo)
+            store_rating_changes(conn, match["ladder_id"], outcome.match_id, seq, rated)
+        else:
+            seq = _next_seq(conn)
+        conn.execute(
+            """UPDATE matches SET status = 'finished', completed_seq = %s, end_reason = %s, finished_at = now(),
+                      referee = coalesce(%s, referee), confinement = %s, lease_owner = NULL, lease_expires_at = NULL
+               WHERE id = %s""",
+            (seq, outcome.end_reason, outcome.referee, outcome.confinement, outcome.match_id))
     return Applied(outcome.match_id, True, seq, rated)
 
 
-def _check_seats(conn: Conn, outcome: MatchOutcome) -> None:
-    scheduled = {r["seat"]: r["version_id"] for r in
-                 conn.execute("SELECT seat, version_id FROM participants WHERE match_id = %s", (outcome.match_id,))}
+def _by_seat(outcome: MatchOutcome) -> list[SeatOutcome]:
+    return sorted(outcome.seats, key=lambda s: s.seat)
+
+
+def _next_seq(conn: Conn) -> int:
+    row = conn.execute("SELECT nextval('match_completion_seq') AS seq").fetchone()
+    assert row is not None
+    return int(row["seq"])
+
+
+def _lock_ratings(conn: Conn, ladder_id: int, game: str, params: RatingParameters, outcome: MatchOutcome
+                  ) -> tuple[dict[int, Rating], Rating | None, int]:
+    """Steps 2-4: the ladder, the seats' rating rows in version order, then the completion number."""
+    cooperative = GAMES[game].cooperative
+    versions = sorted(s.version_id for s in outcome.seats)
+    ladder_cursor = conn.execute(
+        f"SELECT pseudo_mu, pseudo_sigma FROM ladders WHERE id = %s FOR {'UPDATE' if cooperative else 'SHARE'}",
+        (ladder_id,))
+    rows_cursor = conn.execute(
+        """SELECT version_id, mu, sigma FROM ratings WHERE ladder_id = %s AND version_id = ANY(%s)
+           ORDER BY version_id FOR UPDATE""", (ladder_id, versions))
+    seq_cursor = conn.execute("SELECT nextval('match_completion_seq') AS seq")
+    ladder = ladder_cursor.fetchone()
+    rows = rows_cursor.fetchall()
+    seq_row = seq_cursor.fetchone()
+    assert seq_row is not None
+    seq = int(seq_row["seq"])
+    ratings = {r["version_id"]: Rating(r["mu"], r["sigma"]) for r in rows}
+    missing = [v for v in versions if v not in ratings]
+    if missing:
+        # A version's first match here: create its row (or wait for the applier creating it), locked
+        # like the others; the number drawn above may precede a match this one waited for: redraw.
+        fresh = params.fresh()
+        with conn.cursor() as cur:
+            cur.executemany(
+                """INSERT INTO ratings (ladder_id, version_id, mu, sigma) VALUES (%s, %s, %s, %s)
+                   ON CONFLICT (ladder_id, version_id) DO UPDATE SET ladder_id = excluded.ladder_id
+                   RETURNING version_id, mu, sigma""",
+                [(ladder_id, v, fresh.mu, fresh.sigma) for v in missing], returning=True)
+            while True:
+                for r in cur.fetchall():
+                    ratings[r["version_id"]] = Rating(r["mu"], r["sigma"])
+                if not cur.nextset():
+                    break
+        seq = _next_seq(conn)
+    pseudo = None
+    if ladder is not None and ladder["pseudo_mu"] is not None:
+        pseudo = Rating(ladder["pseudo_mu"], ladder["pseudo_sigma"])
+    return ratings, pseudo, seq
+
+
+def _check_seats(outcome: MatchOutcome, scheduled: dict[int, int]) -> None:
     reported = {s.seat: s.version_id for s in outcome.seats}
     if scheduled != reported:
         raise Conflict(f"match {outcome.match_id} was scheduled with seats {dict(sorted(scheduled.items()))} "
@@ -156,34 +225,14 @@ def decompress_replay(data: bytes) -> dict[str, Any]:
     return replay
 
 
-def _rate_and_store(conn: Conn, ladder_id: int, game: str, params: RatingParameters, outcome: MatchOutcome,
-                    seq: int) -> RatedMatch:
-    seats = sorted(outcome.seats, key=lambda s: s.seat)
-    versions = [s.version_id for s in seats]
-    ratings = {r["version_id"]: Rating(r["mu"], r["sigma"]) for r in conn.execute(
-        "SELECT version_id, mu, sigma FROM ratings WHERE ladder_id = %s AND version_id = ANY(%s)",
-        (ladder_id, versions))}
-    pseudo = None
-    if GAMES[game].cooperative:
-        row = conn.execute("SELECT pseudo_mu, pseudo_sigma FROM ladders WHERE id = %s", (ladder_id,)).fetchone()
-        if row is not None and row["pseudo_mu"] is not None:
-            pseudo = Rating(row["pseudo_mu"], row["pseudo_sigma"])
-    rated = rate_seats(game, params, seat_results([vars(s) for s in seats]), ratings, pseudo)
-    store_rating_changes(conn, ladder_id, outcome.match_id, seq, rated)
-    return rated
-
-
 def store_rating_changes(conn: Conn, ladder_id: int, match_id: str, seq: int, rated: RatedMatch) -> None:
     """The ratings rows, the history rows and the game's rating for one rated match."""
     changes = rated.changes
     with conn.cursor() as cur:
         cur.executemany(
-            """INSERT INTO ratings (ladder_id, version_id, mu, sigma, matches, last_match_id, updated_at)
-               VALUES (%s, %s, %s, %s, 1, %s, now())
-               ON CONFLICT (ladder_id, version_id) DO UPDATE
-               SET mu = excluded.mu, sigma = excluded.sigma, matches = ratings.matches + 1,
-                   last_match_id = excluded.last_match_id, updated_at = now()""",
-            [(ladder_id, c.version_id, c.after.mu, c.after.sigma, match_id) for c in changes if c.rated])
+            """UPDATE ratings SET mu = %s, sigma = %s, matches = matches + 1, last_match_id = %s, updated_at = now()
+               WHERE ladder_id = %s AND version_id = %s""",
+            [(c.after.mu, c.after.sigma, match_id, ladder_id, c.version_id) for c in changes if c.rated])
     insert_history(conn, ladder_id, ((match_id, seq, c) for c in changes))
     if rated.game is not None and rated.game.rated:
         conn.execute("UPDATE ladders SET pseudo_mu = %s, pseudo_sigma = %s WHERE id = %s",

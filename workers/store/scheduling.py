@@ -4,8 +4,8 @@ The scheduler (a Celery beat task) reads ``ladder_versions`` and ``in_flight_sea
 the pure ``workers.matchmaking.plan_matches``, and writes the plan back with
 ``schedule_matches`` (match rows 'queued' with their seats fixed, id and seed chosen now so
 a retry replays the same game) and ``pause_versions`` (status 'paused', the reason kept in
-``status_message``). Do it in one transaction under the ladder's lock (``ladder_lock``)
-so two schedulers never over-fill a ladder.
+``status_message``). Do it in one transaction holding ``scheduling_lock`` (an advisory lock of its own, so
+scheduling never waits for the appliers), so two schedulers never over-fill a ladder.
 """
 
 from __future__ import annotations
@@ -21,6 +21,12 @@ from workers.ratings import Rating, RatingParameters
 from .database import Conn
 
 RECENT_MATCHES = 10  # the window the fault-pause rule looks at, per version and ladder
+SCHEDULING_LOCK_CLASS = 0x5C14  # first key of the schedulers' two-key advisory lock (second: the ladder id)
+
+
+def scheduling_lock(conn: Conn, ladder_id: int) -> None:
+    """One scheduler per ladder at a time, until this transaction ends."""
+    conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (SCHEDULING_LOCK_CLASS, ladder_id))
 
 
 def ladder_versions(conn: Conn, ladder_id: int, params: RatingParameters) -> list[LadderVersion]:

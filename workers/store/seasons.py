@@ -2,7 +2,7 @@
 
 Every function runs inside the caller's transaction (``Database.connection()``), so a
 failure half-way (a bad carry-over source, a closed season) leaves nothing behind. Closing
-takes each ladder's rating lock (`results.ladder_lock`) in ladder order, so no match is
+holds each ladder exclusively (`results.lock_ladder`, in ladder order), so no match is
 applied between the moment the season stops and the moment its standings are frozen.
 """
 
@@ -20,7 +20,7 @@ from workers.seasons import SeasonSpec, carried_over, check_transition
 from .database import Conn
 from .errors import Conflict, NotFound
 from .ladders import standings
-from .results import ladder_lock
+from .results import lock_ladder
 
 SEASON_CLOSED_VOID_REASON = "season closed before the match finished"
 
@@ -140,7 +140,7 @@ def close_season(conn: Conn, name: str) -> Season:
     season = get_season(conn, name, lock=True)
     check_transition(season.name, season.state, "closed")
     for ladder_id in sorted(season.ladders.values()):
-        ladder_lock(conn, ladder_id)
+        lock_ladder(conn, ladder_id, exclusive=True)
     conn.execute("""UPDATE matches SET status = 'void', void_reason = %s, lease_owner = NULL, lease_expires_at = NULL
                     WHERE season_id = %s AND status IN ('queued', 'running')""",
                  (SEASON_CLOSED_VOID_REASON, season.id))
