@@ -63,6 +63,8 @@ app.conf.update(
 def configure(broker: str) -> Celery:
     """Point the app at ``broker``; RabbitMQ gets a consumer timeout above the longest match."""
     app.conf.broker_url = broker
+    # Only the benchmark sets one, to time a no-op round trip; the platform itself reads Postgres.
+    app.conf.result_backend = os.environ.get("SKYARENA_RESULT_BACKEND") or None
     if broker.startswith(("amqp", "pyamqp")):
         from kombu import Queue
 

@@ -23,6 +23,7 @@ import logging
 import os
 import socket
 import threading
+import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -100,6 +101,20 @@ class PlayResult:
     status: str                       # finished | skipped | waiting | void | lost
     detail: str = ""
     retry_after_s: float | None = None  # waiting: offer the match again after this long
+    phases: dict[str, float] = field(default_factory=dict)  # seconds per step of the last attempt (where time goes)
+
+
+class Phases:
+    """Wall-clock seconds of each step of an attempt, for the log and the benchmark."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def mark(self, name: str) -> None:
+        now = time.perf_counter()
+        self.seconds[name] = now - self._last
+        self._last = now
 
 
 class RefereeLost(Exception):
@@ -152,18 +167,21 @@ def play_match(player: MatchPlayer, match_id: str) -> PlayResult:
     settings = player.settings
     turn = 0
     while True:
+        phases = Phases()
         claimed = queue.claim(player.db, match_id, settings.owner, settings.lease_s, settings.max_attempts)
+        phases.mark("claim")
         if isinstance(claimed, queue.Skipped):
             status = "void" if claimed.reason.startswith("voided") else "skipped"
             return PlayResult(match_id, status, claimed.reason)
         try:
             folders = [player.code.folder(seat.archive_sha256) for seat in claimed.seats]
             _check_entries(claimed)
+            phases.mark("unpack")
         except (ArchiveMissing, ArchiveRejected, MatchRefused) as exc:
             queue.void(player.db, match_id, str(exc), settings.owner, claimed.attempt)
             return PlayResult(match_id, "void", str(exc))
         try:
-            outcome = player.run(_attempt_on_some_referee(player, claimed, folders, turn))
+            outcome = player.run(_attempt_on_some_referee(player, claimed, folders, turn, phases))
         except RefereeLost as exc:
             new_status = queue.release(player.db, match_id, settings.owner, claimed.attempt, str(exc),
                                        settings.max_attempts, started=exc.started)
@@ -185,7 +203,9 @@ def play_match(player: MatchPlayer, match_id: str) -> PlayResult:
             applied = apply_outcome(player.db, outcome)
         except Conflict as exc:  # voided meanwhile (the season closed): the result is dropped
             return PlayResult(match_id, "void", str(exc))
-        return PlayResult(match_id, "finished", "applied" if applied.applied else "applied before")
+        phases.mark("apply")
+        return PlayResult(match_id, "finished", "applied" if applied.applied else "applied before",
+                          phases=phases.seconds)
 
 
 def _check_entries(claimed: queue.ClaimedMatch) -> None:
@@ -196,12 +216,12 @@ def _check_entries(claimed: queue.ClaimedMatch) -> None:
 
 
 async def _attempt_on_some_referee(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Sequence[Path],
-                                   turn: int) -> MatchOutcome:
+                                   turn: int, phases: Phases) -> MatchOutcome:
     """Start the attempt on the first referee that takes it, then play it there."""
     problems = []
     for address in player.referees.order(hash(claimed.match_id) + turn):
         try:
-            return await _attempt(player, claimed, folders, address)
+            return await _attempt(player, claimed, folders, address, phases)
         except RefereeLost as exc:
             player.referees.mark_down(address)
             if exc.started:
@@ -211,7 +231,7 @@ async def _attempt_on_some_referee(player: MatchPlayer, claimed: queue.ClaimedMa
 
 
 async def _attempt(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Sequence[Path],
-                   address: str) -> MatchOutcome:
+                   address: str, phases: Phases) -> MatchOutcome:
     settings = player.settings
     channel = player.referees.channel(address)
     stub = pb_grpc.RefereeStub(channel)
@@ -232,6 +252,7 @@ async def _attempt(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Se
                                    address, started.match_id):
         await _cancel(stub, metadata, started.match_id, "the attempt lost its lease before it started")
         raise LeaseLost("the lease was taken back before the match started")
+    phases.mark("start_match")
     seats = asyncio.gather(*(player.host(folder, seat.entry, address, token.token, channel=channel)
                              for folder, seat, token in zip(folders, claimed.seats, started.seats)))
     heart = asyncio.ensure_future(_keep_lease(player, claimed))
@@ -245,11 +266,15 @@ async def _attempt(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Se
             await _cancel(stub, metadata, started.match_id, "the match ran past the season's longest match")
             raise RefereeLost(f"the match ran past {settings.match_timeout_s:.0f} s on {address}", started=True)
         runs = seats.result()
+        phases.mark("play")
         status = await _final_status(stub, metadata, started.match_id, address)
+        phases.mark("get_match")
     finally:
         heart.cancel()
         seats.cancel()
-    return outcome_from_status(claimed, status, runs, address)
+    outcome = outcome_from_status(claimed, status, runs, address)
+    phases.mark("outcome")
+    return outcome
 
 
 async def _keep_lease(player: MatchPlayer, claimed: queue.ClaimedMatch) -> None:

@@ -79,7 +79,8 @@ def enqueue(match_ids: Iterable[str], countdown: float | None = None) -> int:
 @app.task(name="skyarena.play_match")
 def play_match_task(match_id: str) -> dict[str, Any]:
     result = play_match(_player(), match_id)
-    log.info("match %s: %s %s", match_id, result.status, result.detail)
+    log.info("match %s: %s %s %s", match_id, result.status, result.detail,
+             " ".join(f"{name}={seconds:.3f}s" for name, seconds in result.phases.items()))
     if result.retry_after_s is not None:
         enqueue([match_id], countdown=result.retry_after_s)
     elif result.status in ("finished", "void"):
@@ -117,6 +118,11 @@ def reap_task() -> dict[str, int]:
     if reaping.requeued or reaping.voided:
         log.warning("reaped: %d re-queued, %d void", len(reaping.requeued), len(reaping.voided))
     return {"requeued": len(reaping.requeued), "voided": len(reaping.voided), "resent": len(reaping.resent)}
+
+
+@app.task(name="skyarena.noop", ignore_result=False)
+def noop_task() -> None:
+    """Nothing: the benchmark's baseline, a bare Celery round trip through the same broker and worker."""
 
 
 @app.task(name="skyarena.season_open")

@@ -61,5 +61,5 @@ def check_token(conn: Conn, token: str | None, scope: str) -> Account:
     if row["expired"]:
         raise TokenRefused("the API token has expired: ask an organiser for a new one")
     if row["scope"] != scope:
-        raise TokenRefused(f"the API token has the {row['scope']} scope; this needs a {scope} token")
+        raise TokenRefused(f"the API token has the {row['scope']} scope; this needs a token with the {scope} scope")
     return Account(row["id"], row["name"], row["scope"])

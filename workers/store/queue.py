@@ -280,3 +280,16 @@ SCHEDULE_LOCK_CLASS = 0x5C14  # the first key of the schedulers' two-key advisor
 def lock_ladder_schedule(conn: Conn, ladder_id: int) -> None:
     """One scheduler at a time per ladder until this transaction ends (appliers are not held up)."""
     conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (SCHEDULE_LOCK_CLASS, ladder_id))
+
+
+def set_matches_in_flight(conn: Conn, season_id: int, count: int) -> None:
+    """Change how many matches per ladder the scheduler keeps going (0 lets a season drain)."""
+    conn.execute("UPDATE seasons SET matches_in_flight = %s WHERE id = %s", (count, season_id))
+
+
+def running_matches(db: Database) -> list[dict[str, Any]]:
+    """The matches running now, with their lease owner and referee (operators' view, tests)."""
+    with db.connection() as conn:
+        rows = conn.execute("SELECT id, attempts, lease_owner, referee FROM matches WHERE status = 'running'"
+                            " ORDER BY id").fetchall()
+    return [dict(r) for r in rows]
