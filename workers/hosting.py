@@ -33,12 +33,12 @@ UNCONFINED = "none: the sandbox is not installed; the bot ran as a plain child p
 
 @dataclass(frozen=True)
 class SeatRun:
-    """What one hosted bot left behind."""
+    """What one hosted bot left behind (the fields `workers.sandbox`'s HostedSeatOutcome has too)."""
 
+    exit_status: int | None
     log: bytes
-    truncated: bool
+    log_truncated: bool
     confinement: str
-    exit: int | None
 
 
 def bot_command(bot_dir: Path, entry: str) -> list[str]:
@@ -87,4 +87,4 @@ async def play_hosted_seat(bot_dir: Path, entry: str, referee: str, seat_token: 
             text, truncated = await stderr
     if truncated:
         text += b"\n[log truncated at %d bytes]\n" % LOG_CAP
-    return SeatRun(text, truncated, UNCONFINED, proc.returncode)
+    return SeatRun(proc.returncode, text, truncated, UNCONFINED)

@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import grpc
 from grpc import aio
@@ -37,7 +37,7 @@ from referee.games.core import replay as replay_io
 from skyarena.v1 import referee_pb2 as pb
 from skyarena.v1 import referee_pb2_grpc as pb_grpc
 from workers.bot_code import ArchiveMissing, ArchiveRejected, CodeCache
-from workers.hosting import SeatRun, play_hosted_seat
+from workers.hosting import play_hosted_seat
 from workers.referees import Referees
 from workers.store import Conflict, Database, queue
 from workers.store.outcome import MatchOutcome, SeatOutcome
@@ -52,7 +52,20 @@ RETRY_ELSEWHERE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDE
 RPC_TIMEOUT_S = 15.0      # StartMatch, GetMatch and CancelMatch answer in milliseconds when the referee is well
 WAITING_RETRY_S = 5.0     # how soon a match no referee would take is offered again
 
-HostSeat = Callable[..., Awaitable[SeatRun]]
+class SeatResult(Protocol):
+    """What playing a hosted seat reports (the unconfined `hosting.SeatRun` and the sandbox's outcome)."""
+
+    @property
+    def exit_status(self) -> int | None: ...
+    @property
+    def log(self) -> bytes: ...
+    @property
+    def log_truncated(self) -> bool: ...
+    @property
+    def confinement(self) -> str: ...
+
+
+HostSeat = Callable[..., Awaitable[SeatResult]]
 
 
 def _default_owner() -> str:
@@ -175,7 +188,7 @@ def play_match(player: MatchPlayer, match_id: str) -> PlayResult:
             return PlayResult(match_id, status, claimed.reason)
         try:
             folders = [player.code.folder(seat.archive_sha256) for seat in claimed.seats]
-            _check_entries(claimed)
+            _check_entries(claimed, folders)
             phases.mark("unpack")
         except (ArchiveMissing, ArchiveRejected, MatchRefused) as exc:
             queue.void(player.db, match_id, str(exc), settings.owner, claimed.attempt)
@@ -208,11 +221,16 @@ def play_match(player: MatchPlayer, match_id: str) -> PlayResult:
                           phases=phases.seconds)
 
 
-def _check_entries(claimed: queue.ClaimedMatch) -> None:
-    for seat in claimed.seats:
+def _check_entries(claimed: queue.ClaimedMatch, folders: Sequence[Path]) -> None:
+    """Every seat's entry point exists in its unpacked code (before a referee waits for the bots)."""
+    for seat, folder in zip(claimed.seats, folders):
         if not seat.entry:
             raise MatchRefused(f"version {seat.version_id} ({seat.name}) has no entry point in its manifest; "
                                "resubmit it with skyarena.toml naming one")
+        path = seat.entry.partition(":")[0]
+        if not (folder / path).is_file():
+            raise MatchRefused(f"version {seat.version_id} ({seat.name}) names the entry point {path!r}, which its "
+                               "archive does not contain; resubmit it")
 
 
 async def _attempt_on_some_referee(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Sequence[Path],
@@ -234,7 +252,7 @@ async def _attempt(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Se
                    address: str, phases: Phases) -> MatchOutcome:
     settings = player.settings
     channel = player.referees.channel(address)
-    stub = pb_grpc.RefereeStub(channel)
+    stub: Any = pb_grpc.RefereeStub(channel)  # the generated stubs are typed for the blocking API, not grpc.aio
     metadata = player.referees.metadata
     request = pb.StartMatchRequest(
         game=claimed.game, players=claimed.players, options_json=json.dumps(claimed.options), seed=claimed.seed,
@@ -257,8 +275,8 @@ async def _attempt(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Se
                              for folder, seat, token in zip(folders, claimed.seats, started.seats)))
     heart = asyncio.ensure_future(_keep_lease(player, claimed))
     try:
-        done, _ = await asyncio.wait({seats, heart}, timeout=settings.match_timeout_s,
-                                     return_when=asyncio.FIRST_COMPLETED)
+        either: set[asyncio.Future[Any]] = {seats, heart}
+        done, _ = await asyncio.wait(either, timeout=settings.match_timeout_s, return_when=asyncio.FIRST_COMPLETED)
         if heart in done:
             await _cancel(stub, metadata, started.match_id, "the worker lost the match's lease")
             raise LeaseLost("the lease was taken back while the match ran")
@@ -292,7 +310,7 @@ async def _keep_lease(player: MatchPlayer, claimed: queue.ClaimedMatch) -> None:
             return
 
 
-async def _final_status(stub: pb_grpc.RefereeStub, metadata: Any, match_id: str, address: str) -> pb.MatchStatus:
+async def _final_status(stub: Any, metadata: Any, match_id: str, address: str) -> pb.MatchStatus:
     """The finished match with its replay; waits for the end if the bots left before it."""
     request = pb.GetMatchRequest(match_id=match_id, include_replay=True)
     try:
@@ -311,7 +329,7 @@ async def _final_status(stub: pb_grpc.RefereeStub, metadata: Any, match_id: str,
     return status
 
 
-async def _cancel(stub: pb_grpc.RefereeStub, metadata: Any, match_id: str, reason: str) -> None:
+async def _cancel(stub: Any, metadata: Any, match_id: str, reason: str) -> None:
     try:
         await stub.CancelMatch(pb.CancelMatchRequest(match_id=match_id, reason=reason), metadata=metadata,
                                timeout=RPC_TIMEOUT_S)
@@ -340,7 +358,7 @@ def replay_records(document: Mapping[str, Any]) -> list[dict[str, Any]]:
     return records + [document[key] for key in ("end", "match") if document.get(key)]
 
 
-def outcome_from_status(claimed: queue.ClaimedMatch, status: pb.MatchStatus, runs: Sequence[SeatRun],
+def outcome_from_status(claimed: queue.ClaimedMatch, status: pb.MatchStatus, runs: Sequence[SeatResult],
                         referee: str) -> MatchOutcome:
     """The store's MatchOutcome from the referee's record of the match and the bots' logs."""
     end = status.end
@@ -354,10 +372,10 @@ def outcome_from_status(claimed: queue.ClaimedMatch, status: pb.MatchStatus, run
         seats.append(SeatOutcome(seat=i, version_id=seat.version_id, rank=end.result.ranks[i],
                                  score=end.result.scores[i], faults=faults, strikes=status.seats[i].strikes,
                                  forfeited=i in end.forfeited, unrated=i in end.unrated, log=run.log,
-                                 log_truncated=run.truncated))
+                                 log_truncated=run.log_truncated))
     return MatchOutcome(
         match_id=claimed.match_id, seats=tuple(seats), end_reason=end.result.reason, replay=document,
         state_hash=(document["end"] or {}).get("hash", ""), referee=referee,
         confinement="; ".join(sorted({run.confinement for run in runs})),
         details={"attempt": claimed.attempt, "referee_match_id": status.match_id, "decisions": end.decisions,
-                 "result": json.loads(end.result.details_json or "{}"), "exits": [run.exit for run in runs]})
+                 "result": json.loads(end.result.details_json or "{}"), "exits": [run.exit_status for run in runs]})

@@ -186,3 +186,18 @@ def test_an_expired_lease_is_requeued_with_the_same_seed_and_void_after_the_retr
         assert (reaped.requeued, reaped.voided) == (((match_id,), ()) if attempt == 1 else ((), (match_id,)))
     row = queue.match_status(db, match_id)
     assert row is not None and row["status"] == "void" and "vanished" in row["void_reason"]
+
+
+def test_an_entry_point_missing_from_the_archive_voids_the_match_before_a_referee_waits(
+        db: Database, player: MatchPlayer) -> None:
+    house_league(db, "s1", "sky-team", (2,), 0, matches_in_flight=1, **FAST)
+    with db.connection() as conn:
+        for i in range(2):
+            add_active_version(conn, "tests", f"wrong-{i}", "sky-team", tar_of({"main.py": b"pass\n"}),
+                               {"entry": "bot.py"})
+    [match_id] = [m for s in schedule_active(db) for m in s.match_ids]
+    result = play_match(player, match_id)
+    assert result.status == "void" and "names the entry point 'bot.py', which its archive does not contain" \
+        in result.detail
+    row = queue.match_status(db, match_id)
+    assert row is not None and row["status"] == "void" and row["referee"] is None
