@@ -54,8 +54,7 @@ from tests.workers.services import (  # noqa: E402
     RefereeProcess,
     house_league,
 )
-from workers.store import Database  # noqa: E402
-from workers.store import queue  # noqa: E402
+from workers.store import Database, queue  # noqa: E402
 from workers.store.schema import upgrade  # noqa: E402
 
 LOCAL_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -104,7 +103,7 @@ def matches_per_min(game: str, seats: int, versions: int, workers: int, broker: 
                                  matchmaking=_spread(versions, seats, workers), **CLOCK)
         env = service_env(url, broker, referees, folder)
         processes = [CeleryProcess("worker", env, folder / f"{game}-{workers}-w{i}.log", "--pool", "threads",
-                                   "--concurrency", str(CONCURRENCY), "--hostname", f"bench{i}-{uuid.uuid4().hex[:6]}@%h")
+                                   "--concurrency", str(CONCURRENCY), "--hostname", f"b{i}-{uuid.uuid4().hex[:6]}@%h")
                      for i in range(workers)]
         processes.append(CeleryProcess("beat", env, folder / f"{game}-{workers}-beat.log",
                                        "--schedule", str(folder / f"beat-{uuid.uuid4().hex[:6]}")))
@@ -164,14 +163,12 @@ def noop_roundtrip_ms(broker: RedisProcess, referees: list[RefereeProcess], fold
 
 def bot_start(count: int) -> tuple[float, float]:
     """Median wall ms and mean CPU ms of a hosted bot process that starts and finds no match."""
-    from workers.house_bots import house_archive
+    from workers.bot_code import unpack
     from workers.hosting import bot_command
+    from workers.house_bots import house_archive
 
     with tempfile.TemporaryDirectory() as folder:
-        import io
-        import tarfile
-
-        tarfile.open(fileobj=io.BytesIO(house_archive("sky-team", "random"))).extractall(folder)
+        unpack(house_archive("sky-team", "random"), Path(folder))
         walls = []
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         for _ in range(count):

@@ -12,6 +12,7 @@ finds the stored ratings equal to a replay of the stored results.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import tempfile
 import time
@@ -76,26 +77,30 @@ def test_a_season_survives_a_killed_worker_a_killed_referee_and_a_restarted_brok
         return lambda: any(predicate(m) for m in queue.running_matches(db))
 
     try:
-        # 1. SIGKILL a worker's whole process group while one of its children plays a match.
+        # 1. SIGKILL a worker's whole process group while one of its children plays a match. The
+        #    matches it held are the rows still running under its children's names after the kill.
         wait_for("20 finished matches", finished_at_least(20), deadline, logs)
-        victim = workers[0]
-        children = {str(pid) for pid in victim.children()}
-        wait_for("a match on the first worker", running_where(
-            lambda m: str(m["lease_owner"]).rpartition(":")[2] in children), deadline, logs)
-        orphaned = [m["id"] for m in queue.running_matches(db) if str(m["lease_owner"]).rpartition(":")[2] in children]
-        time.sleep(0.5)
-        os.killpg(victim.proc.pid, 9)
-        victim.proc.wait()
-        workers[0] = worker(0)
-        processes.append(workers[0])
+        orphaned: list[str] = []
+        while not orphaned:
+            victim = workers[0]
+            children = {str(pid) for pid in victim.children()}
 
-        # 2. SIGKILL a referee while a match runs on it, then bring it back on the same port.
+            def owned(m: dict[str, object], children: set[str] = children) -> bool:
+                return str(m["lease_owner"]).rpartition(":")[2] in children
+
+            wait_for("a match on the first worker", running_where(owned), deadline, logs)
+            os.killpg(victim.proc.pid, signal.SIGKILL)
+            victim.proc.wait()
+            orphaned = [str(m["id"]) for m in queue.running_matches(db) if owned(m)]
+            workers[0] = worker(0)
+            processes.append(workers[0])
+
+        # 2. SIGKILL a referee while matches run on it, then bring it back on the same port.
         wait_for("60 finished matches", finished_at_least(60), deadline, logs)
         doomed = referees[0]
         wait_for("a match on the first referee", running_where(lambda m: m["referee"] == doomed.address),
                  deadline, logs)
-        time.sleep(0.3)
-        stranded = [m["id"] for m in queue.running_matches(db) if m["referee"] == doomed.address]
+        on_doomed = [str(m["id"]) for m in queue.running_matches(db) if m["referee"] == doomed.address]
         doomed.kill()
         time.sleep(2.0)
         doomed.start()
@@ -130,10 +135,10 @@ def test_a_season_survives_a_killed_worker_a_killed_referee_and_a_restarted_brok
             assert row["void_reason"] and row["id"] not in history, row
     finished = [r for r in rows if r["status"] == "finished"]
     assert len({r["completed_seq"] for r in finished}) == len(finished)
-    # The matches caught by the kills were retried with their seed, and ended one way or the other.
-    for match_id in [*orphaned, *stranded]:
-        assert by_id[match_id]["attempts"] >= 2 and by_id[match_id]["status"] in ("finished", "void"), by_id[match_id]
-    assert orphaned and stranded
+    # The killed worker's matches came back with their seed and ended one way or the other; of the
+    # matches on the killed referee (some may have ended just before the kill) at least one was retried.
+    assert all(by_id[m]["attempts"] >= 2 for m in orphaned), [by_id[m] for m in orphaned]
+    assert any(by_id[m]["attempts"] >= 2 for m in on_doomed), [by_id[m] for m in on_doomed]
     check = subprocess.run([SKYARENA, "ratings", "recompute", "faults", "--check", "--database-url", database_url],
                            capture_output=True, text=True)
     assert check.returncode == 0, check.stdout + check.stderr

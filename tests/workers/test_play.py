@@ -201,3 +201,14 @@ def test_an_entry_point_missing_from_the_archive_voids_the_match_before_a_refere
         in result.detail
     row = queue.match_status(db, match_id)
     assert row is not None and row["status"] == "void" and row["referee"] is None
+
+
+def test_a_queued_match_whose_message_was_lost_is_sent_again_once_per_patience(db: Database) -> None:
+    from workers.tasks import reap
+
+    [match_id] = scheduled(db)  # scheduled, and (as if the broker lost its message) never enqueued
+    assert reap(db, max_attempts=3, patience_s=3600).resent == ()   # not waiting long enough yet
+    assert reap(db, max_attempts=3, patience_s=0).resent == (match_id,)
+    assert reap(db, max_attempts=3, patience_s=60).resent == ()     # its waiting clock restarted
+    row = queue.match_status(db, match_id)
+    assert row is not None and (row["status"], row["attempts"]) == ("queued", 0)
