@@ -60,7 +60,7 @@ from workers.store.schema import upgrade  # noqa: E402
 LOCAL_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
 GAMES = (("sky-team", 2, 8), ("skyjo-action", 4, 8))  # game, seats, versions on the ladder
 CONCURRENCY = 4  # matches at once per worker process
-CLOCK = {"move_s": 2.0, "bank_s": 5.0, "first_move_s": 15.0}
+CLOCK: dict[str, Any] = {"move_s": 2.0, "bank_s": 5.0, "first_move_s": 15.0}
 
 
 @contextmanager
