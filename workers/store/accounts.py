@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .database import Conn
 from .errors import StoreError
+from .versions import account_id
 
 SCOPES = ("author", "organiser", "service")
 
@@ -36,12 +37,9 @@ def issue_token(conn: Conn, account: str, scope: str, label: str = "") -> str:
     """A new token for ``account`` (created if needed); the only time the token itself is seen."""
     if scope not in SCOPES:
         raise ValueError(f"unknown scope {scope!r}: choose one of {', '.join(SCOPES)}")
-    row = conn.execute("INSERT INTO accounts (name) VALUES (%s) ON CONFLICT (name) DO UPDATE SET name = excluded.name"
-                       " RETURNING id", (account,)).fetchone()
-    assert row is not None
     token = secrets.token_urlsafe(32)
     conn.execute("INSERT INTO api_tokens (account_id, token_hash, scope, label) VALUES (%s, %s, %s, %s)",
-                 (row["id"], token_hash(token), scope, label))
+                 (account_id(conn, account), token_hash(token), scope, label))
     return token
 
 

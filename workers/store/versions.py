@@ -15,18 +15,29 @@ from psycopg.types.json import Jsonb
 from .database import Conn
 
 
+def store_blob(conn: Conn, data: bytes) -> str:
+    """Keep ``data`` once by its SHA-256 (a second copy of the same bytes is the same blob); returns the hash."""
+    sha = hashlib.sha256(data).hexdigest()
+    conn.execute("INSERT INTO blobs (sha256, data, size) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                 (sha, data, len(data)))
+    return sha
+
+
+def account_id(conn: Conn, name: str) -> int:
+    """The id of the account called ``name``, created if it does not exist."""
+    row = conn.execute("INSERT INTO accounts (name) VALUES (%s) ON CONFLICT (name) DO UPDATE"
+                       " SET name = excluded.name RETURNING id", (name,)).fetchone()
+    assert row is not None
+    return int(row["id"])
+
+
 def add_active_version(conn: Conn, account: str, bot: str, game: str, archive: bytes,
                        manifest: dict[str, Any]) -> int:
     """A new active version of ``account``'s bot ``bot`` (created if needed); returns its id."""
-    sha = hashlib.sha256(archive).hexdigest()
-    conn.execute("INSERT INTO blobs (sha256, data, size) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-                 (sha, archive, len(archive)))
-    account_row = conn.execute("INSERT INTO accounts (name) VALUES (%s) ON CONFLICT (name) DO UPDATE"
-                               " SET name = excluded.name RETURNING id", (account,)).fetchone()
-    assert account_row is not None
+    sha = store_blob(conn, archive)
     bot_row = conn.execute("INSERT INTO bots (account_id, name, game) VALUES (%s, %s, %s) ON CONFLICT"
                            " (account_id, name) DO UPDATE SET name = excluded.name RETURNING id",
-                           (account_row["id"], bot, game)).fetchone()
+                           (account_id(conn, account), bot, game)).fetchone()
     assert bot_row is not None
     version = conn.execute(
         "INSERT INTO bot_versions (bot_id, number, archive_sha256, manifest, status)"
