@@ -2,7 +2,7 @@
 
 Its source is handed to ``python -I -c`` (the sandbox has no view of the ``workers``
 package), with one JSON argument: the rlimits to set, the uid/gid to become (a root
-worker: the bot gets a host uid of its own) and the ``skyarena.remote`` arguments.
+worker: the bot gets a host uid of its own), its scratch directory and the ``skyarena.remote`` arguments.
 Limits are set here rather than on the launcher so that they apply inside the new
 namespaces: RLIMIT_NPROC then counts this bot's processes, not every process of its uid.
 Only the standard library is used, and nothing that needs the SDK.
@@ -24,6 +24,7 @@ def confine(spec: dict) -> None:  # type: ignore[type-arg]
         os.setuid(uid)  # from root: also clears every capability bwrap kept for this step
         if os.getuid() != uid or os.geteuid() != uid:
             raise SystemExit("sandbox bootstrap: could not drop to the bot's uid")
+    os.chdir(spec["home"])
 
 
 def main() -> None:

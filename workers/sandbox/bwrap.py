@@ -66,7 +66,9 @@ def _parents(targets: list[str]) -> list[str]:
 
 def bwrap_argv(bwrap: str, runtime: Runtime, code: Path, scratch: Path, env: dict[str, str],
                as_root: bool) -> list[str]:
-    """The bwrap part of the command line; the bot's command follows it."""
+    """The bwrap part of the command line; the bot's command follows it. The bootstrap, not
+    bwrap, enters the scratch directory: as root without capabilities bwrap could not enter a
+    directory that belongs to the bot's uid."""
     args = [bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
             "--die-with-parent",   # the worker dies: the sandbox dies with it
             "--new-session",       # no access to the worker's terminal (TIOCSTI)
@@ -84,7 +86,7 @@ def bwrap_argv(bwrap: str, runtime: Runtime, code: Path, scratch: Path, env: dic
     for path in sorted(runtime.read_only, key=len):
         args += ["--ro-bind", path, path]
     args += ["--ro-bind", str(code), BOT_MOUNT, "--bind", str(scratch), SCRATCH_MOUNT,
-             "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/", "--chdir", SCRATCH_MOUNT, "--"]
+             "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/", "--chdir", "/", "--"]
     return args
 
 

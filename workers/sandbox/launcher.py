@@ -51,6 +51,14 @@ class HostedBot:
         self._stage = stage
         self._lease = lease
         self._closed = False
+        self._discard: asyncio.Future[None] | None = None
+
+    def discard_stdout(self) -> None:
+        """Read and drop whatever the bot still writes to stdout. Call it once the relay is
+        done with the stream: asyncio reports the exit only when every pipe is at its end,
+        and a bot blocked writing into a full pipe would never get there."""
+        if self._discard is None:
+            self._discard = asyncio.ensure_future(_drain(self.stdout))
 
     def kill(self) -> None:
         """SIGKILL the sandbox's process group. The launcher leads that group and its child
@@ -79,12 +87,18 @@ class HostedBot:
         self._closed = True
         try:
             self.kill()
+            self.discard_stdout()
             await self.process.wait()
             await self._capture.finish(timeout=2.0)
         finally:
             self._stage.remove()
             if self._lease is not None:
                 self._lease.release()
+
+
+async def _drain(stream: asyncio.StreamReader) -> None:
+    while await stream.read(1 << 16):
+        pass
 
 
 async def start_hosted_bot(bot_dir: Path, entry: str, limits: SandboxLimits | None = None, *,

@@ -58,6 +58,7 @@ async def play_hosted_seat(bot_dir: Path, entry: str, referee: str, seat_token: 
         except TimeoutError:
             status, wall_clock = grpc.StatusCode.DEADLINE_EXCEEDED, True
             bot.kill()
+        bot.discard_stdout()
         exit_status = await bot.wait(limits.grace_s)
         if exit_status is None:
             bot.kill()
