@@ -1,0 +1,40 @@
+"""The first code that runs inside a sandbox, before any of the bot's.
+
+Its source is handed to ``python -I -c`` (the sandbox has no view of the ``workers``
+package), with one JSON argument: the rlimits to set, the uid/gid to become (a root
+worker: the bot gets a host uid of its own), its scratch directory and the ``skyarena.remote`` arguments.
+Limits are set here rather than on the launcher so that they apply inside the new
+namespaces: RLIMIT_NPROC then counts this bot's processes, not every process of its uid.
+Only the standard library is used, and nothing that needs the SDK.
+"""
+
+import json
+import os
+import resource
+import sys
+
+
+def confine(spec: dict) -> None:  # type: ignore[type-arg]
+    for name, soft, hard in spec["rlimits"]:
+        resource.setrlimit(getattr(resource, name), (soft, hard))
+    uid = spec.get("uid")
+    if uid is not None:
+        os.setgroups([])
+        os.setgid(spec["gid"])
+        os.setuid(uid)  # from root: also clears every capability bwrap kept for this step
+        if os.getuid() != uid or os.geteuid() != uid:
+            raise SystemExit("sandbox bootstrap: could not drop to the bot's uid")
+    os.chdir(spec["home"])
+
+
+def main() -> None:
+    spec = json.loads(sys.argv[1])
+    confine(spec)
+    sys.argv = ["python -m skyarena.remote", *spec["argv"]]
+    from skyarena.remote.__main__ import main as remote_main
+
+    sys.exit(remote_main(spec["argv"]))
+
+
+if __name__ == "__main__":
+    main()
