@@ -2,19 +2,20 @@
 
 End to end means what a season does on its own: the scheduler inserts match rows, a
 ``skyarena worker`` claims each one, unpacks the versions' archives, starts one hosted bot
-process per seat (``python -m skyarena.remote bot.py --stdio``, sandboxed once
-``workers.sandbox`` is installed), relays them to a ``skyarena referee serve``, reads the
-result and replay back and applies it, ratings and all, in one Postgres transaction. The
-figure is the rate of rated matches once the season is warm, for Sky Team (2 seats) and
-Skyjo Action (4 seats) with house random bots, with 1 and 2 worker processes (each
-``--pool threads --concurrency 4``: a match mostly waits on its bots and the referee).
+process per seat (``python -m skyarena.remote bot.py --stdio`` in the sandbox), relays them
+to a ``skyarena referee serve``, reads the result and replay back and applies it, ratings
+and all, in one Postgres transaction. The figure is the rate of rated matches once the
+season is warm, for Sky Team (2 seats) and Skyjo Action (4 seats) with house random bots,
+with 1 and 2 worker processes (each ``--pool threads --concurrency 4``: a match mostly
+waits on its bots and the referee).
 
 Baselines in the same run:
 - ``noop_roundtrip_ms``: a bare Celery task (``skyarena.noop``) sent and its result awaited
   through the same broker and worker, median of many;
 - ``bot_start_ms``: one hosted bot process from spawn to exit with no match (its imports),
-  median, and its CPU time: the cost every seat of every match pays;
-- ``sandbox_start_ms``: the sandbox's start-up per bot (its own benchmark), when installed;
+  median, and its CPU time (``bot_start_cpu_ms``): the cost every seat of every match pays;
+- ``sandbox_start_ms``: what the sandbox adds to that per bot (``sandboxed_bot_start_ms``
+  minus ``bot_start_ms``, medians);
 - ``phases_ms``: a few Sky Team matches played in this process with ``play_match``, the
   median wall time of each step (claim, unpack, StartMatch, play = bots start + the game,
   GetMatch with replay, building the outcome, the rated apply).
@@ -161,33 +162,39 @@ def noop_roundtrip_ms(broker: RedisProcess, referees: list[RefereeProcess], fold
     return statistics.median(times)
 
 
-def bot_start(count: int) -> tuple[float, float]:
-    """Median wall ms and mean CPU ms of a hosted bot process that starts and finds no match."""
-    from workers.bot_code import unpack
-    from workers.hosting import bot_command
-    from workers.house_bots import house_archive
+def bot_start(count: int) -> dict[str, float]:
+    """A hosted bot that starts and finds no match (its imports), plain and sandboxed: median wall ms,
+    mean CPU ms of the plain one, and the sandbox's own share (sandboxed minus plain)."""
+    import asyncio
 
-    with tempfile.TemporaryDirectory() as folder:
-        unpack(house_archive("sky-team", "random"), Path(folder))
-        walls = []
+    from workers.bot_code import unpack
+    from workers.house_bots import house_archive
+    from workers.sandbox import start_hosted_bot
+
+    async def sandboxed(folder: Path) -> float:
+        started = time.perf_counter()
+        bot = await start_hosted_bot(folder, "bot.py")
+        bot.stdin.close()
+        await bot.wait()
+        await bot.close()
+        return (time.perf_counter() - started) * 1000
+
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        unpack(house_archive("sky-team", "random"), folder)
+        plain = []
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         for _ in range(count):
             started = time.perf_counter()
-            subprocess.run(bot_command(Path(folder), "bot.py"), stdin=subprocess.DEVNULL, capture_output=True)
-            walls.append((time.perf_counter() - started) * 1000)
+            subprocess.run([sys.executable, "-m", "skyarena.remote", str(folder / "bot.py"), "--stdio"],
+                           stdin=subprocess.DEVNULL, capture_output=True)
+            plain.append((time.perf_counter() - started) * 1000)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        confined = [asyncio.run(sandboxed(folder)) for _ in range(count)]
     cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / count * 1000
-    return statistics.median(walls), cpu
-
-
-def sandbox_start_ms() -> float | None:
-    """The sandbox's own start-up figure per bot, once `workers.sandbox` ships its benchmark."""
-    try:
-        from bench.sandbox import median_start_ms  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    value: float = median_start_ms()
-    return value
+    return {"bot_start_ms": round(statistics.median(plain), 1), "bot_start_cpu_ms": round(cpu, 1),
+            "sandboxed_bot_start_ms": round(statistics.median(confined), 1),
+            "sandbox_start_ms": round(statistics.median(confined) - statistics.median(plain), 1)}
 
 
 def phases_ms(referees: list[RefereeProcess], count: int) -> dict[str, float]:
@@ -214,9 +221,6 @@ def phases_ms(referees: list[RefereeProcess], count: int) -> dict[str, float]:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    import logging
-
-    logging.getLogger("workers.hosting").setLevel(logging.ERROR)  # the unconfined warning, once per bot
     with tempfile.TemporaryDirectory(prefix="sk-bench-", dir="/tmp") as name:
         folder = Path(name)
         broker = RedisProcess(folder)
@@ -224,10 +228,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         try:
             results: dict[str, Any] = {"matches_per_min": {}}
             results["noop_roundtrip_ms"] = round(noop_roundtrip_ms(broker, referees, folder, args.noops), 2)
-            wall, cpu = bot_start(args.bots)
-            results["bot_start_ms"] = round(wall, 1)
-            results["bot_start_cpu_ms"] = round(cpu, 1)
-            results["sandbox_start_ms"] = sandbox_start_ms()
+            results.update(bot_start(args.bots))
             results["phases_ms"] = phases_ms(referees, args.phase_matches)
             for game, seats, versions in GAMES:
                 results["matches_per_min"][game] = {
@@ -247,9 +248,8 @@ def print_table(results: dict[str, Any]) -> None:
     for game, by_workers in results["matches_per_min"].items():
         print(f"  {game:<14} 1 worker: {by_workers['1']:>6.1f}   2 workers: {by_workers['2']:>6.1f}")
     print(f"bare Celery no-op round trip: {results['noop_roundtrip_ms']:.2f} ms")
-    print(f"hosted bot start-up: {results['bot_start_ms']:.0f} ms wall, {results['bot_start_cpu_ms']:.0f} ms CPU")
-    sandbox = results["sandbox_start_ms"]
-    print(f"sandbox start-up per bot: {'not installed' if sandbox is None else f'{sandbox:.0f} ms'}")
+    print(f"hosted bot start-up: {results['bot_start_ms']:.0f} ms wall ({results['bot_start_cpu_ms']:.0f} ms CPU), "
+          f"sandboxed {results['sandboxed_bot_start_ms']:.0f} ms (+{results['sandbox_start_ms']:.0f} ms)")
     print("one Sky Team match, step by step (median ms): "
           + ", ".join(f"{k} {v:.0f}" for k, v in results["phases_ms"].items()))
     print(f"load average during the run: {results['load_average']}")

@@ -28,7 +28,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import grpc
 from grpc import aio
@@ -37,8 +37,8 @@ from referee.games.core import replay as replay_io
 from skyarena.v1 import referee_pb2 as pb
 from skyarena.v1 import referee_pb2_grpc as pb_grpc
 from workers.bot_code import ArchiveMissing, ArchiveRejected, CodeCache
-from workers.hosting import play_hosted_seat
 from workers.referees import Referees
+from workers.sandbox import HostedSeatOutcome, play_hosted_seat
 from workers.store import Conflict, Database, queue
 from workers.store.outcome import MatchOutcome, SeatOutcome
 from workers.store.results import apply_outcome
@@ -52,20 +52,7 @@ RETRY_ELSEWHERE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDE
 RPC_TIMEOUT_S = 15.0      # StartMatch, GetMatch and CancelMatch answer in milliseconds when the referee is well
 WAITING_RETRY_S = 5.0     # how soon a match no referee would take is offered again
 
-class SeatResult(Protocol):
-    """What playing a hosted seat reports (the unconfined `hosting.SeatRun` and the sandbox's outcome)."""
-
-    @property
-    def exit_status(self) -> int | None: ...
-    @property
-    def log(self) -> bytes: ...
-    @property
-    def log_truncated(self) -> bool: ...
-    @property
-    def confinement(self) -> str: ...
-
-
-HostSeat = Callable[..., Awaitable[SeatResult]]
+HostSeat = Callable[..., Awaitable[HostedSeatOutcome]]  # workers.sandbox.play_hosted_seat's shape
 
 
 def _default_owner() -> str:
@@ -358,7 +345,7 @@ def replay_records(document: Mapping[str, Any]) -> list[dict[str, Any]]:
     return records + [document[key] for key in ("end", "match") if document.get(key)]
 
 
-def outcome_from_status(claimed: queue.ClaimedMatch, status: pb.MatchStatus, runs: Sequence[SeatResult],
+def outcome_from_status(claimed: queue.ClaimedMatch, status: pb.MatchStatus, runs: Sequence[HostedSeatOutcome],
                         referee: str) -> MatchOutcome:
     """The store's MatchOutcome from the referee's record of the match and the bots' logs."""
     end = status.end
@@ -378,4 +365,5 @@ def outcome_from_status(claimed: queue.ClaimedMatch, status: pb.MatchStatus, run
         state_hash=(document["end"] or {}).get("hash", ""), referee=referee,
         confinement="; ".join(sorted({run.confinement for run in runs})),
         details={"attempt": claimed.attempt, "referee_match_id": status.match_id, "decisions": end.decisions,
-                 "result": json.loads(end.result.details_json or "{}"), "exits": [run.exit_status for run in runs]})
+                 "result": json.loads(end.result.details_json or "{}"),
+                 "bots": [run.to_json() for run in runs]})
