@@ -11,6 +11,7 @@ from referee.games import SkyarenaError
 from skyarena.cli import UserError
 from workers.broker import BrokerUnavailable, broker_url, redact
 from workers.referees import check_reachable, parse_referees, service_token
+from workers.sandbox import SandboxUnavailable, select_backend
 from workers.store import open_database
 from workers.store import redact as redact_database
 
@@ -25,9 +26,11 @@ def preflight(kind: str, as_json: bool, need_referees: bool) -> Celery:
         database = redact_database(db.url)
         db.close()
         referees = check_reachable(parse_referees()) if need_referees else []
-        if need_referees:
+        sandbox = None
+        if need_referees:  # a worker: it plays matches
             service_token()
-    except SkyarenaError as exc:
+            sandbox = select_backend().summary
+    except (SkyarenaError, SandboxUnavailable) as exc:
         raise UserError(f"{kind} not started: {exc}") from None
     from workers.celery_app import configure
 
@@ -38,8 +41,9 @@ def preflight(kind: str, as_json: bool, need_referees: bool) -> Celery:
     except Exception as exc:  # kombu raises the transport's own errors
         raise UserError(f"{kind} not started: {BrokerUnavailable.__name__}: the broker at {redact(broker)} "
                         f"does not answer ({exc}); start it or fix CELERY_BROKER_URL") from None
-    summary = {"kind": kind, "broker": redact(broker), "database": database, "referees": referees}
+    summary = {"kind": kind, "broker": redact(broker), "database": database, "referees": referees,
+               "sandbox": sandbox}
     click.echo(json.dumps(summary) if as_json else
                f"{kind}: broker {summary['broker']}, database {database}"
-               + (f", referees {', '.join(referees)}" if referees else ""), err=not as_json)
+               + (f", referees {', '.join(referees)}, sandbox {sandbox}" if referees else ""), err=not as_json)
     return app
