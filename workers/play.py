@@ -126,7 +126,8 @@ class RefereeLost(Exception):
 
 
 class MatchRefused(Exception):
-    """The referee refused the match itself (bad options, bad time control): retrying cannot help."""
+    """The match cannot be played as scheduled (the referee refused its settings, a version has no
+    entry point): retrying cannot help."""
 
 
 class LeaseLost(Exception):
@@ -199,6 +200,10 @@ def play_match(player: MatchPlayer, match_id: str) -> PlayResult:
             return PlayResult(match_id, "void", str(exc))
         except LeaseLost as exc:
             return PlayResult(match_id, "lost", str(exc))
+        except Exception as exc:  # a fault of this worker: the attempt is spent, the match goes back (or void)
+            queue.release(player.db, match_id, settings.owner, claimed.attempt,
+                          f"the worker failed: {type(exc).__name__}: {exc}", settings.max_attempts)
+            raise
         try:
             applied = apply_outcome(player.db, outcome)
         except Conflict as exc:  # voided meanwhile (the season closed): the result is dropped
@@ -261,22 +266,24 @@ async def _attempt(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Se
     seats = asyncio.gather(*(player.host(folder, seat.entry, address, token.token, channel=channel)
                              for folder, seat, token in zip(folders, claimed.seats, started.seats)))
     heart = asyncio.ensure_future(_keep_lease(player, claimed))
+    ended = False
     try:
         either: set[asyncio.Future[Any]] = {seats, heart}
         done, _ = await asyncio.wait(either, timeout=settings.match_timeout_s, return_when=asyncio.FIRST_COMPLETED)
         if heart in done:
-            await _cancel(stub, metadata, started.match_id, "the worker lost the match's lease")
             raise LeaseLost("the lease was taken back while the match ran")
         if seats not in done:
-            await _cancel(stub, metadata, started.match_id, "the match ran past the season's longest match")
             raise RefereeLost(f"the match ran past {settings.match_timeout_s:.0f} s on {address}", started=True)
         runs = seats.result()
         phases.mark("play")
         status = await _final_status(stub, metadata, started.match_id, address)
+        ended = True
         phases.mark("get_match")
     finally:
         heart.cancel()
         seats.cancel()
+        if not ended:  # whatever went wrong, the referee must not keep the abandoned match waiting
+            await _cancel(stub, metadata, started.match_id, "the worker gave this attempt up")
     outcome = outcome_from_status(claimed, status, runs, address)
     phases.mark("outcome")
     return outcome

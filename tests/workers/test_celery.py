@@ -112,6 +112,7 @@ def test_a_worker_without_its_services_says_which_is_missing(database_url: str, 
             ({"SKYARENA_REFEREES": "127.0.0.1:9"}, "no referee answers (127.0.0.1:9: UNAVAILABLE)"),
             ({"SKYARENA_REFEREES": "nowhere"}, "entry 'nowhere' is not HOST:PORT"),
             ({"SKYARENA_SERVICE_TOKEN": ""}, "no service token"),
+            ({"SKYARENA_LEASE_S": "soon"}, "SKYARENA_LEASE_S='soon' is not a number of seconds"),
         ]:
             result = runner.invoke(main, ["worker", "--check"], env={**ok_env, **change})
             assert result.exit_code == 2 and "worker not started" in result.output and message in result.output, \

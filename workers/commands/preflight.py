@@ -10,6 +10,7 @@ from celery import Celery
 from referee.games import SkyarenaError
 from skyarena.cli import UserError
 from workers.broker import BrokerUnavailable, broker_url, redact
+from workers.play import PlaySettings
 from workers.referees import check_reachable, parse_referees, service_token
 from workers.sandbox import SandboxUnavailable, select_backend
 from workers.store import open_database
@@ -29,8 +30,9 @@ def preflight(kind: str, as_json: bool, need_referees: bool) -> Celery:
         sandbox = None
         if need_referees:  # a worker: it plays matches
             service_token()
+            PlaySettings.from_env()
             sandbox = select_backend().summary
-    except (SkyarenaError, SandboxUnavailable) as exc:
+    except (SkyarenaError, SandboxUnavailable, ValueError) as exc:
         raise UserError(f"{kind} not started: {exc}") from None
     from workers.celery_app import configure
 
