@@ -182,16 +182,17 @@ def bot_start(count: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         unpack(house_archive("sky-team", "random"), folder)
-        plain = []
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        for _ in range(count):
+        plain, confined, cpu_s = [], [], 0.0
+        for _ in range(count):  # interleaved, so a burst of load elsewhere hits both alike
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             started = time.perf_counter()
             subprocess.run([sys.executable, "-m", "skyarena.remote", str(folder / "bot.py"), "--stdio"],
                            stdin=subprocess.DEVNULL, capture_output=True)
             plain.append((time.perf_counter() - started) * 1000)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        confined = [asyncio.run(sandboxed(folder)) for _ in range(count)]
-    cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / count * 1000
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu_s += after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+            confined.append(asyncio.run(sandboxed(folder)))
+    cpu = cpu_s / count * 1000
     return {"bot_start_ms": round(statistics.median(plain), 1), "bot_start_cpu_ms": round(cpu, 1),
             "sandboxed_bot_start_ms": round(statistics.median(confined), 1),
             "sandbox_start_ms": round(statistics.median(confined) - statistics.median(plain), 1)}
@@ -260,7 +261,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="measured seconds per configuration")
     parser.add_argument("--warmup", type=int, default=4, help="matches finished before measuring")
     parser.add_argument("--noops", type=int, default=200, help="no-op round trips")
-    parser.add_argument("--bots", type=int, default=8, help="bot start-ups timed")
+    parser.add_argument("--bots", type=int, default=15, help="bot start-ups timed (each plain and sandboxed)")
     parser.add_argument("--phase-matches", type=int, default=6, help="matches timed step by step")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--json-out", type=Path, help="also write the JSON here")
