@@ -228,7 +228,8 @@ def _result(canvas: Canvas, y: float, view: dict[str, Any]) -> None:
 def render(view: dict[str, Any], seat: int | None) -> str:
     who = f"{SEATS[seat]}'s view" if seat is not None and seat < len(SEATS) else "spectator"
     altitude = view["altitude"]
-    title = f"Sky Team, round {view['round']} ({altitude} ft)" if altitude else f"Sky Team, landing round {view['round']}"
+    where = f"{altitude} ft" if altitude else "landing"
+    title = f"Sky Team, round {view['round']} ({where})"
     canvas = Canvas("sky-team", title)
     turn = view.get("turn")
     if view["phase"] == "place" and turn is not None:

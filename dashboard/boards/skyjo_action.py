@@ -11,7 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from .svg import HIGHLIGHT, INK, MARGIN, PANEL, WIDTH, Canvas, card_back, empty_slot, fit, heading, label
+from .svg import (
+    HIGHLIGHT,
+    INK,
+    MARGIN,
+    PANEL,
+    WIDTH,
+    Canvas,
+    card_back,
+    empty_slot,
+    fit,
+    heading,
+    label,
+    name_and_facts,
+)
 
 CARD_W, CARD_H, GAP = 38, 50, 4
 AREA_W = (WIDTH - 2 * MARGIN) // 3
@@ -110,9 +123,7 @@ def _area(canvas: Canvas, x: float, y: float, h: float, view: dict[str, Any], se
         if view.get("ender") == seat:
             tags.append("ended the round")
         you = " (you)" if view.get("seat") == seat else ""
-        name = f"Seat {seat}{you}"
-        canvas.text(x + 6, y + 14, name, size=12, font_weight="bold")
-        label(canvas, x + 14 + 7.5 * len(name), y + 14, fit(" · ".join(tags), 34 - len(name)))
+        name_and_facts(canvas, x + 6, y + 14, f"Seat {seat}{you}", " · ".join(tags), AREA_W - 18)
         _grid(canvas, x + 6, y + 20, area, seat, view["cols"])
         held_y = y + 20 + view["rows"] * (CARD_H + GAP)
         mine = view.get("seat") == seat

@@ -132,3 +132,10 @@ def fit(content: object, limit: int) -> str:
     """Text cut to ``limit`` characters with an ellipsis, so long names stay inside their box."""
     text = str(content)
     return text if len(text) <= limit else text[: max(limit - 1, 1)] + "…"
+
+
+def name_and_facts(canvas: Canvas, x: float, y: float, name: str, facts: str, width: float) -> None:
+    """A bold name followed by muted facts, cut to fit ``width`` pixels (about 6.5 a character)."""
+    canvas.text(x, y, name, size=12, font_weight="bold")
+    start = x + 8 + 7.5 * len(name)
+    label(canvas, start, y, fit(facts, max(int((x + width - start) / 6.2), 4)))
