@@ -140,8 +140,9 @@ def _formation(canvas: Canvas, x: float, y: float, view: dict[str, Any], entry: 
         y += 14
     kept = entry.get("kept")
     if kept is None:
-        count = entry.get("kept_count", 0)
-        label(canvas, x + 6, y + 10, f"kept scoring cards: {count}")
+        count = entry.get("kept_count") or 0
+        chosen = entry.get("kept_count") is not None
+        label(canvas, x + 6, y + 10, f"kept scoring cards: {count}" if chosen else "choosing scoring cards")
         for i in range(count):
             card_back(canvas, x + 6 + i * 30, y + 14, 26, 34, data_seat=s, data_scoring="hidden")
         y += 52

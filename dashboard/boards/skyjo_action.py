@@ -95,15 +95,13 @@ def _grid(canvas: Canvas, x: float, y: float, area: dict[str, Any], seat: int, c
     for index, (card, up) in enumerate(zip(area["cards"], area["face_up"])):
         cx = x + (index % cols) * (CARD_W + GAP)
         cy = y + (index // cols) * (CARD_H + GAP)
-        data = {"data_seat": seat, "data_pos": f"{'ABCD'[index % cols]}{index // cols + 1}"}
+        pos = f"{'ABCD'[index % cols]}{index // cols + 1}"
         if up is None:
-            empty_slot(canvas, cx, cy, CARD_W, CARD_H, **data)
-        elif up:
-            draw_card(canvas, cx, cy, card, **data)
-        elif card is not None:
-            draw_card(canvas, cx, cy, card, peeked=True, **data)
+            empty_slot(canvas, cx, cy, CARD_W, CARD_H, data_seat=seat, data_pos=pos)
+        elif up or card is not None:
+            draw_card(canvas, cx, cy, card, peeked=not up, data_seat=seat, data_pos=pos)
         else:
-            card_back(canvas, cx, cy, CARD_W, CARD_H, **data)
+            card_back(canvas, cx, cy, CARD_W, CARD_H, data_seat=seat, data_pos=pos)
 
 
 def _area_height(area: dict[str, Any], rows: int) -> float:
@@ -134,7 +132,7 @@ def _area(canvas: Canvas, x: float, y: float, h: float, view: dict[str, Any], se
 
 
 def _piles(canvas: Canvas, y: float, view: dict[str, Any]) -> float:
-    x = MARGIN
+    x: float = MARGIN
     label(canvas, x, y + 10, f"deck {view['deck']}")
     card_back(canvas, x, y + 14, CARD_W, CARD_H, data_pile="deck")
     x += CARD_W + 14
