@@ -89,6 +89,12 @@ class ReplayViews:
         start = make(self.game, self.players, self.header["seed"], self.header.get("options") or {})
         self._checkpoints: dict[int, State] = {0: start}
         self._cursor = _Position(0, start.clone())
+        self.moves_replayed = 0  # moves applied since opening: what the laziness saves, counted
+
+    @property
+    def checkpoints(self) -> tuple[int, ...]:
+        """The steps whose positions are kept (0, then every ``checkpoint_every`` reached)."""
+        return tuple(sorted(self._checkpoints))
 
     @classmethod
     def from_text(cls, text: str, source: str = "replay") -> ReplayViews:
@@ -150,6 +156,7 @@ class ReplayViews:
             raise ReplayError(f"move {cursor.index + 1} of this replay cannot be re-played: {exc}"
                               + (f" ({self.version_note})" if self.version_note else "")) from None
         cursor.index += 1
+        self.moves_replayed += 1
         if cursor.index % self._every == 0 and cursor.index not in self._checkpoints:
             self._check_chance(cursor.state, cursor.index)
             self._checkpoints[cursor.index] = cursor.state.clone()
