@@ -106,6 +106,8 @@ def _scoring_cards(canvas: Canvas, x: float, y: float, view: dict[str, Any]) -> 
     label(canvas, x, y + 10, "your kept scoring cards" if mine else "your dealt scoring cards")
     for i, card in enumerate(cards):
         draw_scoring(canvas, x + (i % 3) * (SCORE_W + 6), y + 16 + (i // 3) * (SCORE_H + 6), card, data_seat=seat)
+    rows = (len(cards) + 2) // 3
+    label(canvas, x, y + 28 + rows * (SCORE_H + 6), "points per " + ", ".join(SPECIES), size=10)
 
 
 def _formation(canvas: Canvas, x: float, y: float, view: dict[str, Any], entry: dict[str, Any]) -> float:
@@ -160,7 +162,7 @@ def _scores(canvas: Canvas, y: float, view: dict[str, Any]) -> None:
         return
     scores = result.get("scores") or []
     ranks = result.get("ranks") or []
-    words = " · ".join(f"seat {s}: {score} (rank {ranks[s] + 1 if s < len(ranks) else '?'})"
+    words = " · ".join(f"seat {s}: {score:g}" + (f" (#{ranks[s] + 1})" if s < len(ranks) else "")
                        for s, score in enumerate(scores))
     canvas.rect(MARGIN, y, WIDTH - 2 * MARGIN, 24, rx=5, fill=PANEL, class_="result")
     canvas.text(MARGIN + 8, y + 16, fit(f"final: {words}", 110), size=12, font_weight="bold")

@@ -139,7 +139,7 @@ def _axis(canvas: Canvas, x: float, y: float, view: dict[str, Any]) -> None:
     canvas.line(cx, cy, cx + dx, cy + dy, stroke=needle, stroke_width=2, class_="pointer")
     # The horizon line banks with the tilt: right side down when the tilt is toward the Co-Pilot.
     bank = math.radians(25 * shown)
-    hx, hy = 34 * math.cos(bank), 34 * math.sin(bank)
+    hx, hy = 28 * math.cos(bank), 28 * math.sin(bank)
     canvas.line(cx - hx, cy - hy, cx + hx, cy + hy, stroke=needle, stroke_width=3, class_="horizon")
     canvas.circle(cx, cy, 3, fill=needle)
 

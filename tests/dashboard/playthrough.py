@@ -38,7 +38,7 @@ def sampled_positions(game: str, players: int, seed: int, samples: int = SAMPLES
     step = 0
     while True:
         if step in wanted:
-            yield state
+            yield state.clone()  # the caller may keep it while this game goes on
         if state.is_over():
             return
         state.apply(random_joint_action(state, rng))
