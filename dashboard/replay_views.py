@@ -141,7 +141,7 @@ class ReplayViews:
     # ----- re-playing -------------------------------------------------------------------
     def _state_at(self, index: int) -> State:
         base = max(i for i in self._checkpoints if i <= index)
-        if not self._cursor.index <= index or self._cursor.index < base:
+        if not base <= self._cursor.index <= index:  # the cursor is behind a closer checkpoint, or past
             self._cursor = _Position(base, self._checkpoints[base].clone())
         cursor = self._cursor
         while cursor.index < index:
