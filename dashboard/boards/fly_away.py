@@ -147,7 +147,7 @@ def _formation(canvas: Canvas, x: float, y: float, view: dict[str, Any], entry: 
         label(canvas, x + 6, y + 10, f"kept scoring cards: {count}" if chosen else "choosing scoring cards")
         for i in range(count):
             card_back(canvas, x + 6 + i * 30, y + 14, 26, 34, data_seat=s, data_scoring="hidden")
-        y += 52
+        y += 52 if count else 14
     elif view.get("seat") != s:
         label(canvas, x + 6, y + 10, fit("kept: " + ", ".join(k.get("id", "") for k in kept), 36))
         y += 14

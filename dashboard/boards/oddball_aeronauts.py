@@ -37,7 +37,7 @@ def draw_card(canvas: Canvas, x: float, y: float, card_id: str, **data: Any) -> 
         if card is None:
             canvas.text(x + 4, y + 14, fit(card_id, 18), size=10)
             return
-        canvas.text(x + 4, y + 13, fit(card.name, 19), size=10, font_weight="bold")
+        canvas.text(x + 4, y + 13, fit(card.name, 17), size=10, font_weight="bold")
         label(canvas, x + 4, y + 25, fit(f"{card.type} · level {card.level}" + (" · shadow" if card.shadow else ""),
                                          22), size=8)
         if not card.is_event:
@@ -111,7 +111,7 @@ def _seat_panel(canvas: Canvas, x: float, y: float, view: dict[str, Any], s: int
     limit = (view.get("limits") or [None, None])[s]
     if limit is not None:
         facts.append(f"may Play {limit}")
-    label(canvas, x + 6, y + 30, " · ".join(facts))
+    label(canvas, x + 6, y + 30, fit(" · ".join(facts), 54))
     y += 36
     hand = view.get("hand") if seat == s else None
     if hand is not None:

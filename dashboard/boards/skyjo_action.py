@@ -27,8 +27,8 @@ from .svg import (
 )
 
 CARD_W, CARD_H, GAP = 38, 50, 4
-AREA_W = (WIDTH - 2 * MARGIN) // 3
-AREAS_PER_ROW = 3
+# Play areas side by side, by grid width: three 3x4 grids a row, four 3x3 (large group) grids.
+AREAS_PER_ROW: dict[int, int] = {4: 3, 3: 4}
 CHIP_W, CHIP_H = 74, 18
 
 # (highest value in the band, fill, text colour): the printed deck's colour bands.
@@ -54,6 +54,7 @@ ACTION_CARDS: dict[str, tuple[str, str]] = {
     "thief": ("thief", "#bcaaa4"),
 }
 UNKNOWN_ACTION = ("action", "#e0e0e0")
+LOCKS = {"rows": "rows only", "columns": "cols only"}  # an area's lock after its first Skyjo
 
 
 def _card_colours(card: int | str) -> tuple[str, str]:
@@ -104,30 +105,37 @@ def _grid(canvas: Canvas, x: float, y: float, area: dict[str, Any], seat: int, c
             card_back(canvas, cx, cy, CARD_W, CARD_H, data_seat=seat, data_pos=pos)
 
 
-def _area_height(area: dict[str, Any], rows: int) -> float:
-    held_lines = (len(area["held"]) + 2) // 3
+def _chips_per_line(area_w: float) -> int:
+    return max(int((area_w - 12) // (CHIP_W + 2)), 1)
+
+
+def _area_height(area: dict[str, Any], rows: int, area_w: float) -> float:
+    per_line = _chips_per_line(area_w)
+    held_lines = (len(area["held"]) + per_line - 1) // per_line
     return 20 + rows * (CARD_H + GAP) + held_lines * (CHIP_H + 4) + 8
 
 
-def _area(canvas: Canvas, x: float, y: float, h: float, view: dict[str, Any], seat: int) -> None:
+def _area(canvas: Canvas, x: float, y: float, w: float, h: float, view: dict[str, Any], seat: int) -> None:
     area = view["areas"][seat]
     current = view.get("current") == seat
     with canvas.group(class_="area", data_seat=seat):
-        canvas.rect(x, y, AREA_W - 6, h, rx=6, fill=PANEL, stroke=HIGHLIGHT if current else "none",
+        canvas.rect(x, y, w - 6, h, rx=6, fill=PANEL, stroke=HIGHLIGHT if current else "none",
                     stroke_width=3 if current else None)
         tags = [f"{area['total']} pts"]
         if area.get("lock"):
-            tags.append(f"lock: {area['lock']}")
+            tags.append(LOCKS.get(area["lock"], str(area["lock"])))
         if view.get("ender") == seat:
             tags.append("ended the round")
         you = " (you)" if view.get("seat") == seat else ""
-        name_and_facts(canvas, x + 6, y + 14, f"Seat {seat}{you}", " · ".join(tags), AREA_W - 18)
+        name_and_facts(canvas, x + 6, y + 14, f"Seat {seat}{you}", " · ".join(tags), w - 18)
         _grid(canvas, x + 6, y + 20, area, seat, view["cols"])
         held_y = y + 20 + view["rows"] * (CARD_H + GAP)
         mine = view.get("seat") == seat
+        per_line = _chips_per_line(w)
         for i, kind in enumerate(area["held"]):
             fresh = mine and i < len(view.get("fresh") or []) and view["fresh"][i]
-            draw_action(canvas, x + 6 + (i % 3) * (CHIP_W + 2), held_y + (i // 3) * (CHIP_H + 4), kind,
+            cx, cy = x + 6 + (i % per_line) * (CHIP_W + 2), held_y + (i // per_line) * (CHIP_H + 4)
+            draw_action(canvas, cx, cy, kind,
                         data_seat=seat, data_held=i, data_fresh="true" if fresh else None)
 
 
@@ -208,11 +216,13 @@ def render(view: dict[str, Any], seat: int | None) -> str:
                 " · ".join(facts))
     y = _piles(canvas, y, view)
     y = _pending(canvas, y, view)
-    for first in range(0, players, AREAS_PER_ROW):
-        seats = range(first, min(first + AREAS_PER_ROW, players))
-        h = max(_area_height(view["areas"][s], view["rows"]) for s in seats)
+    per_row = AREAS_PER_ROW.get(view["cols"], 3)
+    area_w = (WIDTH - 2 * MARGIN) // per_row
+    for first in range(0, players, per_row):
+        seats = range(first, min(first + per_row, players))
+        h = max(_area_height(view["areas"][s], view["rows"], area_w) for s in seats)
         for column, s in enumerate(seats):
-            _area(canvas, MARGIN + column * AREA_W, y, h, view, s)
+            _area(canvas, MARGIN + column * area_w, y, area_w, h, view, s)
         y += h + 6
     _rounds(canvas, y, view)
     return canvas.render()
