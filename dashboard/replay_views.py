@@ -16,6 +16,7 @@ version fails with a clear ``ReplayError`` instead of showing a different game.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -90,6 +91,9 @@ class ReplayViews:
         self._checkpoints: dict[int, State] = {0: start}
         self._cursor = _Position(0, start.clone())
         self.moves_replayed = 0  # moves applied since opening: what the laziness saves, counted
+        # One object may serve several viewers at once (a Streamlit resource cache shares it
+        # between sessions' threads): moving the cursor and reading its views is one step.
+        self._lock = threading.Lock()
 
     @property
     def checkpoints(self) -> tuple[int, ...]:
@@ -114,16 +118,19 @@ class ReplayViews:
             index += len(self)
         if not 0 <= index < len(self):
             raise IndexError(f"step {index} is outside this replay's 0..{len(self) - 1}")
-        state = self._state_at(index)
-        last = index == len(self) - 1
+        with self._lock:
+            state = self._state_at(index)
+            public = private_copy(state.public_view())
+            seats = [private_copy(state.observation(seat)) for seat in range(self.players)]
+            over = state.is_over()
         return Step(
             index=index,
-            public=private_copy(state.public_view()),
-            seats=[private_copy(state.observation(seat)) for seat in range(self.players)],
+            public=public,
+            seats=seats,
             actions=dict(self._moves[index - 1]) if index else {},
             text=self.text(index),
-            over=state.is_over(),
-            result=self.result if last else None,
+            over=over,
+            result=self.result if index == len(self) - 1 else None,
         )
 
     def text(self, index: int) -> str:

@@ -34,7 +34,7 @@ def board_svg(game: str, view: dict[str, Any], *, seat: int | None = None) -> st
         return generic.render(view, seat, game, note="no board for this game yet: the view's fields")
     try:
         return board(view, seat)
-    except (KeyError, IndexError, TypeError, ValueError) as exc:
+    except (AttributeError, KeyError, IndexError, TypeError, ValueError) as exc:
         return generic.render(view, seat, game, note=f"the {game} board cannot read this view ({exc!r})")
 
 

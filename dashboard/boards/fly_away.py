@@ -27,6 +27,7 @@ from .svg import (
     heading,
     label,
     name_and_facts,
+    whose,
 )
 
 WEDGE_ROWS = (3, 4, 5)
@@ -171,12 +172,11 @@ def _scores(canvas: Canvas, y: float, view: dict[str, Any]) -> None:
 def render(view: dict[str, Any], seat: int | None) -> str:
     title = "Fly Away"
     canvas = Canvas("fly-away", title)
-    who = f"seat {seat}'s view" if seat is not None else "spectator"
     movers = ", ".join(str(s) for s in view.get("to_move") or []) or "nobody"
     facts = [f"phase {view['phase']}", f"to move: {movers}", f"lead bird: seat {view.get('lead')}"]
     if view.get("end_triggered"):
         facts.append("last turns" if not view.get("penalty_turns") else "late turns (penalties)")
-    y = heading(canvas, 0, f"{title} — {who}", " · ".join(facts))
+    y = heading(canvas, 0, f"{title} — {whose(seat)}", " · ".join(facts))
     display_bottom = _display(canvas, y, view)
     _scoring_cards(canvas, MARGIN + 290, y, view)
     y = max(display_bottom, canvas.bottom) + 10

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .svg import MARGIN, PANEL, WIDTH, Canvas, fit, heading, label
+from .svg import MARGIN, PANEL, WIDTH, Canvas, fit, heading, label, whose
 
 LINE = 16
 VALUE_CHARS = 88
@@ -18,7 +18,7 @@ def _shown(value: Any) -> str:
 
 
 def render(view: dict[str, Any], seat: int | None, game: str = "", note: str = "") -> str:
-    title = f"{game or 'game'} — " + (f"seat {seat}'s view" if seat is not None else "spectator")
+    title = f"{game or 'game'} — " + whose(seat)
     canvas = Canvas("generic", title)
     y = heading(canvas, 0, title, note)
     for key, value in view.items():

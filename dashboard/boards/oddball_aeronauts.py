@@ -14,7 +14,7 @@ from typing import Any
 
 from referee.games.oddball_aeronauts.cards import CARDS, SKILL_TITLES, SKILLS, Card
 
-from .svg import HIGHLIGHT, INK, MARGIN, MUTED, PANEL, WIDTH, Canvas, card_back, fit, heading, label
+from .svg import HIGHLIGHT, INK, MARGIN, MUTED, PANEL, WIDTH, Canvas, card_back, fit, heading, label, whose
 
 FACTION_COLOURS = {"pendragon": "#1565c0", "pirates": "#b71c1c"}
 OTHER_FACTION = "#546e7a"
@@ -183,14 +183,13 @@ def _round(canvas: Canvas, y: float, view: dict[str, Any]) -> float:
 def render(view: dict[str, Any], seat: int | None) -> str:
     title = f"Oddball Äeronauts, round {view['round']}"
     canvas = Canvas("oddball-aeronauts", title)
-    who = f"seat {seat}'s view" if seat is not None else "spectator"
     movers = ", ".join(str(s) for s in view.get("to_move") or []) or "nobody"
     facts = [f"phase {view['phase']}", f"to move: {movers}", f"events in the box: {view.get('box', 0)}",
              "skills: level+bonus, Sailing / Guns / Boarding"]
     result = view.get("result")
     if result:
         facts.append(f"over: {result.get('reason')}")
-    y = heading(canvas, 0, f"{title} — {who}", " · ".join(facts))
+    y = heading(canvas, 0, f"{title} — {whose(seat)}", " · ".join(facts))
     bottom = y
     for s in range(len(view["factions"])):
         bottom = max(bottom, _seat_panel(canvas, MARGIN + s * HALF, y, view, s, seat))

@@ -16,7 +16,7 @@ from typing import Any
 
 from referee.games.sky_team.data import ALTITUDES, BRAKE_VALUES, FLAP_VALUES, GEAR_VALUES
 
-from .svg import INK, MARGIN, MUTED, PANEL, WIDTH, Canvas, heading, label
+from .svg import INK, MARGIN, MUTED, PANEL, WIDTH, Canvas, heading, label, whose
 
 DIE = 30
 SEATS = ("Pilot", "Co-Pilot")
@@ -226,7 +226,6 @@ def _result(canvas: Canvas, y: float, view: dict[str, Any]) -> None:
 
 
 def render(view: dict[str, Any], seat: int | None) -> str:
-    who = f"{SEATS[seat]}'s view" if seat is not None and seat < len(SEATS) else "spectator"
     altitude = view["altitude"]
     where = f"{altitude} ft" if altitude else "landing"
     title = f"Sky Team, round {view['round']} ({where})"
@@ -238,7 +237,7 @@ def render(view: dict[str, Any], seat: int | None) -> str:
         doing = "rerolling: " + " and ".join(SEATS[s] for s in view["to_move"])
     else:
         doing = view["phase"]
-    y = heading(canvas, 0, f"{title} — {who}", f"{doing} · {SEATS[view['first_placer']]} placed first")
+    y = heading(canvas, 0, f"{title} — {whose(seat, SEATS)}", f"{doing} · {SEATS[view['first_placer']]} placed first")
     y = _tracks(canvas, y, view)
     top = y
     _switches(canvas, view, top)

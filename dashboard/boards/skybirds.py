@@ -13,7 +13,7 @@ from typing import Any
 
 from referee.games.skybirds.data import AERODROME, MEDALS, TOKEN_NAMES
 
-from .svg import HIGHLIGHT, INK, MARGIN, MUTED, PANEL, WIDTH, Canvas, card_back, fit, heading, label
+from .svg import HIGHLIGHT, INK, MARGIN, MUTED, PANEL, WIDTH, Canvas, card_back, fit, heading, label, whose
 
 CARD_W, CARD_H, GAP = 30, 42, 3
 TOKEN_W, TOKEN_H = 30, 20
@@ -166,12 +166,11 @@ def _played(canvas: Canvas, y: float, view: dict[str, Any]) -> None:
 def render(view: dict[str, Any], seat: int | None) -> str:
     title = f"Skybirds, campaign {view['campaign']}"
     canvas = Canvas("skybirds", title)
-    who = f"seat {seat}'s view" if seat is not None else "spectator"
     movers = ", ".join(str(s) for s in view["to_move"]) or "nobody"
     facts = [f"phase {view['phase']}", f"to move: {movers}", f"{view['box_size']} cards in the box"]
     if view.get("short_war"):
         facts.append("short war")
-    y = heading(canvas, 0, f"{title} — {who}", " · ".join(facts))
+    y = heading(canvas, 0, f"{title} — {whose(seat)}", " · ".join(facts))
     y = _hands(canvas, y, view, seat)
     y = _dogfight(canvas, y, view)
     y = _aerodromes(canvas, y, view)

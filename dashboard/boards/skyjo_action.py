@@ -24,6 +24,7 @@ from .svg import (
     heading,
     label,
     name_and_facts,
+    whose,
 )
 
 CARD_W, CARD_H, GAP = 38, 50, 4
@@ -202,7 +203,7 @@ def _rounds(canvas: Canvas, y: float, view: dict[str, Any]) -> None:
             notes.append("doubled")
         if scored.get("forced"):
             notes.append("forced")
-        label(canvas, MARGIN, y + 14 + i * 15, f"round {scored['round']}: {scores}  ({', '.join(notes)})")
+        label(canvas, MARGIN, y + 14 + i * 15, fit(f"round {scored['round']}: {scores}  ({', '.join(notes)})", 110))
 
 
 def render(view: dict[str, Any], seat: int | None) -> str:
@@ -212,7 +213,7 @@ def render(view: dict[str, Any], seat: int | None) -> str:
     facts = [f"seat {view['current']} to play"]
     if view.get("last_turns"):
         facts.append("last turns: " + ", ".join(str(s) for s in view["last_turns"]))
-    y = heading(canvas, 0, title + (f" — seat {seat}'s view" if seat is not None else " — spectator"),
+    y = heading(canvas, 0, f"{title} — {whose(seat)}",
                 " · ".join(facts))
     y = _piles(canvas, y, view)
     y = _pending(canvas, y, view)

@@ -114,6 +114,14 @@ def empty_slot(canvas: Canvas, x: float, y: float, w: float, h: float, **data: A
         canvas.rect(x, y, w, h, rx=4, fill="none", stroke=MUTED, stroke_width=1, stroke_dasharray="4 3")
 
 
+def whose(seat: int | None, names: tuple[str, ...] = ()) -> str:
+    """Whose view a picture shows, for its title: a seat (by its role where the game names
+    roles) or the spectator."""
+    if seat is None:
+        return "spectator"
+    return f"{names[seat]}'s view" if seat < len(names) else f"seat {seat}'s view"
+
+
 def heading(canvas: Canvas, y: float, title: str, detail: str = "") -> float:
     """The picture's title line and one line of facts; returns the y below it."""
     canvas.text(MARGIN, y + 16, title, size=16, font_weight="bold")

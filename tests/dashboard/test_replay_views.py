@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -88,6 +89,25 @@ def test_opening_a_long_replay_replays_nothing_until_a_step_is_asked_for() -> No
     assert views.moves_replayed == state.decisions + 1000 % 64, "the jump back re-played from step 960"
     views[1001]
     assert views.moves_replayed == state.decisions + 1000 % 64 + 1, "the next step is one move"
+
+
+def test_viewers_in_several_threads_share_one_replay() -> None:
+    """A Streamlit resource cache hands one object to every session: concurrent jumps must
+    each get their own step's views."""
+    live, _, state = live_game("skyjo-action", 4, 6)
+    views = ReplayViews(state.replay(), checkpoint_every=8)
+
+    def walk(seed: int) -> list[int]:
+        rng = random.Random(seed)
+        wrong = []
+        for index in (rng.randrange(len(views)) for _ in range(60)):
+            step = views[index]
+            if {"public": step.public, "seats": step.seats} != live[index]:
+                wrong.append(index)
+        return wrong
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        assert [bad for bad in pool.map(walk, range(8))] == [[]] * 8
 
 
 def test_faults_of_a_match_are_told_at_their_step() -> None:
