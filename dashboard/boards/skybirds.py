@@ -107,35 +107,39 @@ def _hands(canvas: Canvas, y: float, view: dict[str, Any], seat: int | None) -> 
 
 def _dogfight(canvas: Canvas, y: float, view: dict[str, Any]) -> float:
     fight = view["dogfight"]
-    height = 118
+    height = 132
     canvas.rect(MARGIN, y, WIDTH - 2 * MARGIN, height, rx=6, fill="#e8eaf6", class_="dogfight")
     size = f"squadron size {fight['size']}" if fight["size"] else "no lead yet"
     canvas.text(MARGIN + 8, y + 16, f"Dogfight — led by seat {fight['leader']}, {size}", size=12,
                 font_weight="bold")
     beat = fight.get("to_beat")
     if beat:
-        label(canvas, MARGIN + 8, y + 32, f"to beat: seat {beat['seat']}, value {beat['value']}, "
-              f"{beat['medallions']} medallion(s); {fight['passes']} pass(es) since")
+        label(canvas, MARGIN + 8, y + 32, f"to beat: seat {beat['seat']}, value {beat['value']}")
         _squadron(canvas, MARGIN + 8, y + 38, beat["action"])
+        label(canvas, MARGIN + 8, y + 94, f"{beat['medallions']} medallion(s) · {fight['passes']} pass(es) since")
     plays = fight.get("plays") or []
     x = MARGIN + 380
     label(canvas, x, y + 32, "plays")
-    for i, (s, action) in enumerate(plays[-6:]):
+    for i, (s, action) in enumerate(plays[-5:]):
         canvas.text(x, y + 48 + i * 13, fit(f"seat {s}: {action}", 44), size=11,
                     fill=MUTED if action == "pass" else INK)
-    notes = []
     if view.get("pending"):
-        notes.append(f"wild cards to choose for: {view['pending']}")
+        label(canvas, MARGIN + 200, y + 32, "announced (wild cards next)")
+        _squadron(canvas, MARGIN + 200, y + 38, view["pending"])
+    notes: list[tuple[str, str]] = []  # (text, colour): what is pending first, then the past
     trade = view.get("trade")
     if trade:
-        notes.append(f"trade with {trade['token']}: seat {trade['user']} and seat {trade['target']}, "
-                     f"{trade['cards']} card(s) each")
+        notes.append((f"trade with {trade['token']}: seat {trade['user']} and seat {trade['target']}, "
+                      f"{trade['cards']} card(s) each", HIGHLIGHT))
     if view.get("take_place") is not None:
-        notes.append(f"token to take for finishing place {view['take_place']}")
+        notes.append((f"token to take for finishing place {view['take_place']}", HIGHLIGHT))
     if view.get("armistice") is not None:
-        notes.append(f"seat {view['armistice']} took the Armistice")
-    for i, note in enumerate(notes[:2]):
-        canvas.text(MARGIN + 8, y + 96 + i * 13, fit(note, 100), size=11, fill=HIGHLIGHT)
+        notes.append((f"seat {view['armistice']} took the Armistice", HIGHLIGHT))
+    previous = view.get("previous_dogfight") or []
+    if previous:
+        notes.append(("last dogfight: " + "; ".join(f"seat {s} {action}" for s, action in previous), MUTED))
+    for i, (note, colour) in enumerate(notes[:2]):
+        canvas.text(MARGIN + 8, y + 110 + i * 13, fit(note, 110), size=11, fill=colour)
     return y + height + 6
 
 
