@@ -41,6 +41,14 @@ class Step:
     over: bool = False
     result: dict[str, Any] | None = field(default=None)  # the recorded result, at the last step
 
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """The spectator's view (``None``) or that seat's: what ``board_svg`` draws."""
+        if seat is None:
+            return self.public
+        if not 0 <= seat < len(self.seats):
+            raise IndexError(f"seat {seat} is not in this match; its seats are 0..{len(self.seats) - 1}")
+        return self.seats[seat]
+
 
 @dataclass
 class _Position:

@@ -111,6 +111,9 @@ def _seat_panel(canvas: Canvas, x: float, y: float, view: dict[str, Any], s: int
     limit = (view.get("limits") or [None, None])[s]
     if limit is not None:
         facts.append(f"may Play {limit}")
+    count = (view.get("counts") or [None, None])[s]
+    if count is not None:
+        facts.append(f"shows {count}")
     label(canvas, x + 6, y + 30, fit(" · ".join(facts), 54))
     y += 36
     hand = view.get("hand") if seat == s else None
@@ -128,7 +131,9 @@ def _seat_panel(canvas: Canvas, x: float, y: float, view: dict[str, Any], s: int
         _stack(canvas, x + 6, y, deck["face_up"], "face up", s)
         _stack(canvas, x + 120, y, deck["face_down"], "face down", s)
         y += 66
-    extras = [f"holds {fit(CARDS[e['event']].name if e['event'] in CARDS else e['event'], 20)}"
+    announced = (view.get("announced") or [None, None])[s]
+    extras = [f"announced trick: {announced}"] if announced else []
+    extras += [f"holds {fit(CARDS[e['event']].name if e['event'] in CARDS else e['event'], 20)}"
               for e in deck.get("held") or []]
     extras += [f"next round: {t.get('top_right') or t.get('card')}" for t in deck.get("next_round") or []]
     for line in extras[:3]:

@@ -60,6 +60,9 @@ def test_every_step_has_the_live_games_views(game: str, players: int, seed: int)
             assert step.actions == {} and step.text.startswith("setup:")
     last = views[-1]
     assert last.over and last.result == state.result().to_json()
+    assert last.view() == live[-1]["public"] and last.view(players - 1) == live[-1]["seats"][-1]
+    with pytest.raises(IndexError, match="not in this match"):
+        last.view(players)
 
 
 def test_a_replay_file_opens_from_its_text_and_steps_one_by_one() -> None:
