@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import random
+import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 
+from dashboard.boards import board_svg
 from dashboard.replay_views import ReplayViews
 from referee.games import ReplayError, make
 from referee.games.core import replay as replay_io
@@ -159,3 +161,15 @@ def test_steps_outside_the_replay_are_refused() -> None:
         views[len(views)]
     with pytest.raises(TypeError, match="integer"):
         views["3"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize(("game", "players"), [(game, counts[0]) for game, counts in TABLES])
+def test_the_viewer_draws_every_seat_at_any_step_of_a_replay(game: str, players: int) -> None:
+    """The replay viewer's path: a stored replay, a step, a seat (or none), a picture."""
+    _, _, state = live_game(game, players, 9)
+    views = ReplayViews(state.replay())
+    for index in sorted({0, 1, len(views) // 3, len(views) // 2, len(views) - 1}):
+        step = views[index]
+        for seat in [None, *range(players)]:
+            svg = board_svg(game, step.view(seat), seat=seat)
+            assert ET.fromstring(svg).get("class") == f"board {game}"
