@@ -170,8 +170,9 @@ def _engines(canvas: Canvas, x: float, y: float, view: dict[str, Any]) -> None:
     if speed is not None:
         px = left + (max(low, min(high, speed)) - low) * scale
         canvas.circle(px, base, 4, fill=INK, class_="speed")
+    landing = view.get("landing_brake_marker")
     label(canvas, x + 46, y + 48, f"blue {view['blue_marker']} · orange {view['orange_marker']} · "
-          f"brakes {view['brake_marker']}", size=9)
+          f"brakes {view['brake_marker']}" + (f" (landing: {landing})" if landing is not None else ""), size=9)
 
 
 def _radio(canvas: Canvas, x: float, y: float, view: dict[str, Any]) -> None:
