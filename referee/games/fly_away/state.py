@@ -97,7 +97,7 @@ class FlyAwayState(State):
         cards = self.dealt[seat]
         return [act.keep(combo) for n in keep_sizes(self.options) for combo in combinations(cards, n)]
 
-    def legal_actions(self, seat: int) -> list[Any]:
+    def _legal_actions(self, seat: int) -> list[Any]:
         phase = self.phase
         if phase == PLAY:
             if seat != self.current:
@@ -111,12 +111,12 @@ class FlyAwayState(State):
                     out += takes(g, cells)
             return out
         if phase == KEEP:
-            return self._keep_actions(seat) if 0 <= seat < self.players else []
+            return self._keep_actions(seat)
         if phase == ABILITIES:
-            return ability_actions(self, seat) if 0 <= seat < self.players else []
+            return ability_actions(self, seat)
         return []
 
-    def is_legal(self, seat: int, action: Any) -> bool:
+    def _is_legal(self, seat: int, action: Any) -> bool:
         if self.phase == PLAY:
             if seat != self.current or type(action) is not Take:
                 return False
@@ -124,11 +124,11 @@ class FlyAwayState(State):
             if group is None or group.mask & self.display_mask != group.mask:
                 return False
             return (action.row, action.col) in self._spots(seat)[group.shape]
-        return action in self.legal_actions(seat)
+        return action in self._legal_actions(seat)
 
-    def parse_action(self, seat: int, text: str) -> Any:
+    def _parse_action(self, seat: int, text: str) -> Any:
         action = act.parse(text)
-        if self.is_legal(seat, action):
+        if self._is_legal(seat, action):
             return action
         raise IllegalAction(self._why_illegal(seat, text, action))
 
@@ -150,7 +150,7 @@ class FlyAwayState(State):
         if self.phase == ABILITIES and isinstance(action, (Swap, Flip)):
             return (f"{self.game}: {text!r} is not available to seat {seat} now (ability stage "
                     f"{STAGE_NAMES[self.stage[seat]]}); legal: "
-                    + ", ".join(str(a) for a in self.legal_actions(seat)[:12]) + ".")
+                    + ", ".join(str(a) for a in self._legal_actions(seat)[:12]) + ".")
         if self.phase == KEEP and isinstance(action, Keep):
             return (f"{self.game}: {text!r}: keep "
                     + " or ".join(str(n) for n in keep_sizes(self.options))
@@ -227,7 +227,7 @@ class FlyAwayState(State):
             "result": self.final.to_json() if self.final is not None else None,
         }
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def _observation(self, seat: int) -> dict[str, Any]:
         return self._view(seat)
 
     def public_view(self) -> dict[str, Any]:

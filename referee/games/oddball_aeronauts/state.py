@@ -331,7 +331,7 @@ class OddballState(State):
     def to_move(self) -> tuple[int, ...]:
         return self.movers
 
-    def legal_actions(self, seat: int) -> list[Any]:
+    def _legal_actions(self, seat: int) -> list[Any]:
         if seat not in self.movers:
             return []
         cached = self._legal[seat]
@@ -339,14 +339,14 @@ class OddballState(State):
             cached = self._legal[seat] = self._compute_legal(seat)
         return list(cached)
 
-    def parse_action(self, seat: int, text: str) -> Any:
+    def _parse_action(self, seat: int, text: str) -> Any:
         """Malformed text and well-formed but illegal actions get different messages."""
         action = parse_notation(text)
-        if not self.is_legal(seat, action):
+        if not self._is_legal(seat, action):
             raise IllegalAction(self._illegal_message(seat, str(action)))
         return action
 
-    def is_legal(self, seat: int, action: Any) -> bool:
+    def _is_legal(self, seat: int, action: Any) -> bool:
         if seat not in self.movers:
             return False
         cached = self._legal[seat]
@@ -497,7 +497,7 @@ class OddballState(State):
                            for uid in self.nr_active[seat]],
         }
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def _observation(self, seat: int) -> dict[str, Any]:
         data = self._public()
         table = self.table
         ids = table.ids

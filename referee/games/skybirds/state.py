@@ -394,12 +394,12 @@ class SkybirdsState(State):
         cache[seat] = actions
         return actions
 
-    def legal_actions(self, seat: int) -> list[Any]:
+    def _legal_actions(self, seat: int) -> list[Any]:
         if seat not in self.movers:
             return []
         return list(self._legal(seat))
 
-    def is_legal(self, seat: int, action: Any) -> bool:
+    def _is_legal(self, seat: int, action: Any) -> bool:
         if seat not in self.movers:
             return False
         legal = self._legal(seat)
@@ -413,9 +413,9 @@ class SkybirdsState(State):
             members = cache[key] = set(legal)
         return action in members
 
-    def parse_action(self, seat: int, text: str) -> Any:
+    def _parse_action(self, seat: int, text: str) -> Any:
         action = parse(text)  # malformed text: IllegalAction saying what is wrong with it
-        if self.is_legal(seat, action):
+        if self._is_legal(seat, action):
             return action
         hint = ""
         if isinstance(action, Play) and action.wilds:
@@ -541,7 +541,7 @@ class SkybirdsState(State):
             "finishing_order": list(self.final_order) if self.phase == OVER else None,
         }
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def _observation(self, seat: int) -> dict[str, Any]:
         view = self.public_view()
         view["seat"] = seat
         view["hand"] = _cards(self.hands[seat])
