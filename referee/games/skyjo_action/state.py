@@ -932,7 +932,9 @@ class SkyjoActionState(State):
         out = []
         if self.deck or len(self.discard) > 1:
             out.append(A.DRAW)
-        if self.discard:
+        # Rule 1b takes a Number/Star card: an action card on top (Meteor shower puts them under
+        # the pile, which the pile can run down to) stays there until a discard covers it.
+        if self.discard and self.discard[-1] < ACTION0:
             out += self._moves_at_cards(s, self.cfg.take_discard)
         if self.cfg.row_mode and (self.adeck or self.adiscard or max(self.arow) >= 0):
             out.append(A.TAKE_ACTION)
