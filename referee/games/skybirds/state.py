@@ -224,8 +224,11 @@ class SkybirdsState(State):
         if self.first:
             self.first = False
             if play.naturals == (0,) and not play.wilds:
-                self._new_dogfight(seat)  # Garros alone wins at once; his player leads again
-                return
+                # Garros alone wins at once and his player leads again, unless he was its last
+                # card: then it is out, and after its token the next seat clockwise leads.
+                self._new_dogfight(seat)
+                if self.sizes[seat]:
+                    return
         if not self.sizes[seat]:
             self.out.append(seat)
             self.takes.append((seat, len(self.out)))
@@ -268,6 +271,8 @@ class SkybirdsState(State):
                 self._take(seat, options[0].token)
         if sum(1 for s in self.sizes if s) <= 1:
             self._end_campaign()
+        elif self.lead and self.armistice >= 0:
+            self._end_war("armistice")  # Garros alone, its last card, won the dogfight: it is over
         else:
             self._set_turn(PLAY, self._next_active(self.last_player))
 
