@@ -19,7 +19,18 @@ from . import actions as act
 from .actions import Flip, Keep, Swap, Take
 from .data import AREA_VIEW, SCORING, SCORING_PILES, TYPE_OF, bird_json, scoring_view
 from .deal import deal, keep_sizes
-from .geometry import FIRST_POSITIONS, GROUPS, SLOT_NAMES, Anchors, Cell, available_groups, positions, slot_of
+from .geometry import (
+    FIRST_POSITIONS,
+    GROUPS,
+    SLOT_NAMES,
+    Anchors,
+    Cell,
+    available_groups,
+    placement_fault,
+    positions,
+    shape_at,
+    slot_of,
+)
 from .rules import (
     ABILITIES,
     FINISHED,
@@ -37,6 +48,15 @@ from .rules import (
 )
 
 GROUP_SHAPE: tuple[int, ...] = tuple(g.shape for g in GROUPS)
+
+
+# Why a take cannot go where it was asked: the one placement condition it breaks.
+PLACEMENT_FAULTS = {
+    "origin": "your formation is empty and its first cards go at @0,0 (the first listed card there)",
+    "cover": "they would cover a card you already played",
+    "touch": "none of them would touch a card of your formation",
+    "wedge": "your formation would no longer fit the 3/4/5 wedge",
+}
 
 
 class FlyAwayState(State):
@@ -143,10 +163,11 @@ class FlyAwayState(State):
             empty = [SLOT_NAMES[s] for s in group.slots if not self.display[s]]
             if empty:
                 return f"{self.game}: {text!r}: display slot {', '.join(empty)} is empty."
-            return (f"{self.game}: {text!r}: the cards cannot go there: they must cover no card, touch your "
-                    "formation and keep it inside some placement of the 3/4/5 wedge "
+            fault = placement_fault(self.cells[seat], self.anchors[seat],
+                                    shape_at(group.shape, (action.row, action.col)))
+            return (f"{self.game}: {text!r}: the cards cannot go there: {PLACEMENT_FAULTS[fault or 'wedge']} "
                     "(legal cells for the first listed card: "
-                    + " ".join(f"@{r},{c}" for r, c in self._spots(seat)[group.shape]) + ").")
+                    + (" ".join(f"@{r},{c}" for r, c in self._spots(seat)[group.shape]) or "none") + ").")
         if self.phase == ABILITIES and isinstance(action, (Swap, Flip)):
             return (f"{self.game}: {text!r} is not available to seat {seat} now (ability stage "
                     f"{STAGE_NAMES[self.stage[seat]]}); legal: "
