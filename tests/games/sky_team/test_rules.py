@@ -360,6 +360,18 @@ def test_crash_when_the_landing_round_comes_before_the_airport() -> None:
     assert result is not None and result.reason == "crash" and result.details["position"] == 6
 
 
+def test_after_a_crash_the_views_show_the_last_round_played_with_its_board_and_speed() -> None:
+    """The crash comes as the altitude track reaches the landing round, which is never
+    played: round, board and speed stay those of round 6, so `speed` is still "this round's"."""
+    s = game({"round": 6, "position": 6, "tokens": [0] * 7, "dice": [QUIET_DICE]})
+    play(s, "C:3>axis", "P:3>axis", "C:2>engines", "P:2>engines", "C:1>radio", "P:1>radio", "C:3>conc",
+         "P:3>conc")
+    for view in (s.public_view(), s.observation(0), s.observation(1)):
+        assert view["round"] == 6 and view["altitude"] == 1000 and not view["final_round"]
+        assert view["speed"] == 4 and view["board"]["engines_pilot"] == 2 and view["phase"] == "over"
+        assert view["result"]["reason"] == "crash" and view["result"]["details"]["round"] == 6
+
+
 LANDING = {"round": 7, "position": 7, "tokens": [0] * 7, "gear": [True, True, True], "flaps": 4, "brakes": 3}
 LAND_MOVES = ("P:3>axis", "C:3>axis", "P:1>engines", "C:1>engines", "P:3>conc", "C:2>radio", "P:2>radio",
               "C:3>conc")
