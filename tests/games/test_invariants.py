@@ -141,6 +141,7 @@ def _check_wrong_arguments(state: State, rng: random.Random) -> None:
                            r"notation string; indexes into legal_actions are resolved by the match runner"):
             state.apply(joint)
     for value in (None, [], {"action": 0}, True, 1.5):
+        assert not state.is_legal(mover, value), f"is_legal({mover}, {value!r}) is not False"
         joint = random_joint_action(state, rng)
         joint[mover] = value
         with pytest.raises(IllegalAction, match="not a legal action"):

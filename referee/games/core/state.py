@@ -121,7 +121,7 @@ class State(ABC):
     def is_legal(self, seat: int, action: Any) -> bool:
         """Whether ``action`` (an action value, not its notation) is legal for ``seat`` now."""
         self._check_seat(seat, "is_legal")
-        return self._is_legal(seat, action)
+        return _is_action_value(action) and self._is_legal(seat, action)
 
     def _check_seat(self, seat: Any, call: str) -> None:
         # type() rather than isinstance: True is an int to Python but never a seat.
