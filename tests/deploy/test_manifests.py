@@ -17,6 +17,8 @@ import kubernetes_validate
 import pytest
 import yaml
 
+from referee.service.tokens import ServiceToken
+
 from .manifests import (
     COMPOSE_FILE,
     DEPLOY,
@@ -192,6 +194,14 @@ def test_compose_secrets_come_from_the_env_file_with_example_values_only() -> No
         for key, value in (svc.get("environment") or {}).items():
             if any(word in key for word in ("PASSWORD", "PASS", "TOKEN", "URL")) and key != "SKYARENA_REFEREES":
                 assert "${" in str(value), f"{key} should come from deploy/.env"
+
+
+def test_the_example_service_tokens_are_ones_the_referee_accepts() -> None:
+    """The examples start as they are (the referee refuses tokens under 16 characters)."""
+    ServiceToken(env_file_values()["SKYARENA_SERVICE_TOKEN"])
+    ServiceToken(by_kind(render_resources(), "Secret")["skyarena-secrets"]["stringData"]["SKYARENA_SERVICE_TOKEN"])
+    with pytest.raises(ValueError, match="at least 16 characters"):
+        ServiceToken("change-me")
 
 
 def test_compose_containers_are_non_root_and_only_the_worker_lifts_confinement() -> None:
