@@ -1,0 +1,52 @@
+"""An embedded Postgres for machines where no DATABASE_URL is set.
+
+`pgserver` ships Postgres binaries in a wheel and starts a server on a unix socket inside
+its data folder. Its handle is shared between processes through a lock file and a list of
+the processes using it, so a worker, the Arena service and the dashboard started on one
+machine all talk to one server; the server stops when the last of them exits, and the
+data stays in the folder for the next run.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .errors import DatabaseUnavailable
+
+DATA_DIR_ENV = "SKYARENA_DATA_DIR"
+
+
+def default_data_dir() -> Path:
+    """Where the platform keeps its local data: ``SKYARENA_DATA_DIR`` or the user's data dir."""
+    configured = os.environ.get(DATA_DIR_ENV)
+    if configured:
+        return Path(configured).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("skyarena", appauthor=False))
+
+
+def embedded_database_url(data_dir: Path | None = None) -> str:
+    """Start (or join) the embedded server for ``data_dir`` and return its connection URL."""
+    folder = (data_dir or default_data_dir()) / "postgres"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatabaseUnavailable(f"cannot create the embedded database folder {folder}: {exc.strerror}; "
+                                  f"set {DATA_DIR_ENV} to a writable folder or DATABASE_URL to a server") from None
+    try:
+        import pgserver
+    except ModuleNotFoundError:
+        raise DatabaseUnavailable("no DATABASE_URL is set and the embedded Postgres (pgserver) is not installed: "
+                                  "pip install 'skyarena[server]', or set DATABASE_URL=postgresql://...") from None
+    try:
+        server = pgserver.get_server(folder, cleanup_mode="stop")
+    except Exception as exc:  # pgserver raises plain exceptions from initdb/pg_ctl
+        raise DatabaseUnavailable(f"the embedded Postgres in {folder} did not start ({exc}); see "
+                                  f"{folder}/log for its log, or set DATABASE_URL to a server") from None
+    _keep_alive.append(server)  # the handle stops the server when collected: keep it for the process
+    return str(server.get_uri())
+
+
+_keep_alive: list[object] = []
