@@ -60,6 +60,10 @@ PROCESSES: dict[str, Process] = {
     "arena": Process(("arena", "serve"), frozenset({"DATABASE_URL"}), "grpc"),
     "dashboard": Process(("dashboard",), frozenset({"DATABASE_URL"}), "http"),
 }
+# Kubernetes starts everything at once, so each workload that reads the store (all but the
+# migration Job) first runs this in an init container until the schema is current;
+# compose orders the same with depends_on.
+SCHEMA_WAIT = Process(("db", "status"), frozenset({"DATABASE_URL"}), None)
 # The processes without a health check, and why that is right for them.
 NO_PROBE = {
     "migrate": "a one-shot job: its exit status is its health, and what needs the schema waits for it",
@@ -80,6 +84,14 @@ def process_of(args: list[str]) -> str:
     matches = [name for name, p in PROCESSES.items() if tuple(args[:len(p.command)]) == p.command]
     assert matches, f"`skyarena {' '.join(args)}` is none of the platform's processes: add it to PROCESSES"
     return max(matches, key=lambda name: len(PROCESSES[name].command))
+
+
+def process_of_container(pod: dict[str, Any], container: dict[str, Any]) -> Process:
+    """What a Kubernetes container runs: the schema wait if it is an init container, else a process."""
+    if container in pod.get("initContainers", []):
+        assert tuple(container["args"]) == SCHEMA_WAIT.command, f"init container {container['name']} should wait"
+        return SCHEMA_WAIT
+    return PROCESSES[process_of(container["args"])]
 
 
 def option_value(args: list[str], flag: str) -> str:

@@ -23,6 +23,7 @@ from .manifests import (
     PROCESSES,
     ROOT,
     Instruction,
+    Process,
     code_env_names,
     containers,
     dockerfile_instructions,
@@ -32,6 +33,7 @@ from .manifests import (
     option_value,
     platform_services,
     process_of,
+    process_of_container,
     render_resources,
     resolve,
 )
@@ -145,17 +147,18 @@ def test_what_the_image_runs_besides_skyarena_comes_with_the_server_extra() -> N
     assert {"celery", "grpcio-health-checking"} <= server
 
 
-def _command_lines() -> list[tuple[str, list[str]]]:
-    """(where, the arguments after `skyarena`) for every container of compose and k8s."""
-    lines = [(f"compose service {name}", svc["command"]) for name, svc in platform_services(load_compose()).items()]
-    lines += [(f"k8s {w['kind']} {w['metadata']['name']}", c["args"]) for w, _, c in containers(render_resources())]
+def _command_lines() -> list[tuple[str, list[str], Process]]:
+    """(where, the arguments after `skyarena`, what it runs) for every container of compose and k8s."""
+    lines = [(f"compose service {name}", svc["command"], PROCESSES[process_of(svc["command"])])
+             for name, svc in platform_services(load_compose()).items()]
+    lines += [(f"k8s {w['kind']} {w['metadata']['name']} {c['name']}", c["args"], process_of_container(pod, c))
+              for w, pod, c in containers(render_resources())]
     return lines
 
 
-@pytest.mark.parametrize(("where", "args"), _command_lines(), ids=[where for where, _ in _command_lines()])
-def test_every_entry_command_is_a_real_skyarena_command(where: str, args: list[str],
+@pytest.mark.parametrize(("where", "args", "process"), _command_lines(), ids=[line[0] for line in _command_lines()])
+def test_every_entry_command_is_a_real_skyarena_command(where: str, args: list[str], process: Process,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    process = PROCESSES[process_of(args)]
     path = process.command
     found, ctx = resolve(path)
     if len(found) < len(path):

@@ -28,6 +28,7 @@ from .manifests import (
     NO_PROBE,
     PROCESSES,
     SANDBOX_PROCESSES,
+    SCHEMA_WAIT,
     by_kind,
     compose_command,
     containers,
@@ -38,6 +39,7 @@ from .manifests import (
     load_compose,
     platform_services,
     process_of,
+    process_of_container,
     render_kustomize,
     render_resources,
     workloads,
@@ -277,9 +279,10 @@ def test_the_schema_check_rejects_a_misspelt_field() -> None:
 
 
 def _k8s_processes(docs: list[dict[str, Any]]) -> dict[str, tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
-    """Process name -> (workload, pod spec, container); each process in one workload."""
+    """Process name -> (workload, pod spec, main container); each process in one workload."""
     found: dict[str, tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {}
-    for workload, pod, container in containers(docs):
+    for workload, pod in workloads(docs):
+        (container,) = pod["containers"]
         process = process_of(container["args"])
         assert process not in found, f"{process} runs in two workloads"
         found[process] = (workload, pod, container)
@@ -298,12 +301,22 @@ def test_k8s_runs_every_process_with_the_compose_command_line() -> None:
     assert processes["migrate"][0]["kind"] == "Job"
 
 
-def test_k8s_gives_each_process_exactly_its_variables_from_config_and_secret() -> None:
+def test_k8s_what_reads_the_store_waits_for_the_schema_first() -> None:
+    for process, (workload, pod, _) in _k8s_processes(render_resources()).items():
+        name, inits = workload["metadata"]["name"], pod.get("initContainers", [])
+        if process == "migrate" or "DATABASE_URL" not in PROCESSES[process].env:
+            assert not inits, f"{name} has nothing to wait for"
+            continue
+        assert [c["args"] for c in inits] == [list(SCHEMA_WAIT.command)], f"{name} should wait for the schema"
+
+
+def test_k8s_gives_each_container_exactly_its_variables_from_config_and_secret() -> None:
     docs = render_resources()
     config_maps, secrets = by_kind(docs, "ConfigMap"), by_kind(docs, "Secret")
-    for process, (workload, _, container) in _k8s_processes(docs).items():
+    for workload, pod, container in containers(docs):
         names = [e["name"] for e in container.get("env", [])]
-        assert set(names) == PROCESSES[process].env and len(names) == len(set(names)), workload["metadata"]["name"]
+        expected = process_of_container(pod, container).env
+        assert set(names) == expected and len(names) == len(set(names)), (workload["metadata"]["name"], names)
         assert "envFrom" not in container, "envFrom would hand every key to every process"
         for entry in container["env"]:
             source = entry["valueFrom"]
@@ -354,19 +367,23 @@ def test_k8s_one_beat_scaled_workers_and_a_referee_list_that_matches_the_referee
 
 
 def test_k8s_pods_run_as_non_root_read_only_and_only_the_worker_lifts_seccomp() -> None:
-    for process, (workload, pod, container) in _k8s_processes(render_resources()).items():
+    docs = render_resources()
+    for workload, pod in workloads(docs):
         name = workload["metadata"]["name"]
         context = pod["securityContext"]
         assert context["runAsNonRoot"] is True and context["runAsUser"] > 0 and context["runAsGroup"] > 0, name
         assert context["seccompProfile"] == {"type": "RuntimeDefault"}, name
         assert pod["automountServiceAccountToken"] is False, name
+    sandboxed = [c for p, (_, _, c) in _k8s_processes(docs).items() if p in SANDBOX_PROCESSES]
+    for workload, _, container in containers(docs):
+        name = f"{workload['metadata']['name']}/{container['name']}"
         own = container["securityContext"]
         assert own["allowPrivilegeEscalation"] is False and own["readOnlyRootFilesystem"] is True, name
         assert own["capabilities"] == {"drop": ["ALL"]}, name
         assert "privileged" not in own and "runAsUser" not in own, name
         mounts = {m["mountPath"] for m in container["volumeMounts"]}
         assert {"/tmp", "/var/lib/skyarena"} <= mounts, f"{name}: writable scratch beside a read-only root"
-        if process in SANDBOX_PROCESSES:
+        if container in sandboxed:
             assert own["seccompProfile"] == {"type": "Unconfined"} and own["appArmorProfile"] == {"type": "Unconfined"}
         else:
             assert "seccompProfile" not in own and "appArmorProfile" not in own, name
