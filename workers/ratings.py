@@ -29,6 +29,7 @@ from functools import lru_cache
 from typing import Any
 
 import trueskill
+from trueskill.backends import choose_backend
 
 from workers.settings import from_mapping
 
@@ -147,7 +148,11 @@ class _Environment:
 @lru_cache(maxsize=64)
 def _environment(params: RatingParameters) -> _Environment:
     args = (params.mu, params.sigma, params.beta, params.tau, params.draw_probability)
-    return _Environment(trueskill.TrueSkill(*args), trueskill.TrueSkill(*args, backend="mpmath"))
+    # The built-in backend with a memoised ppf: every update computes the draw margin from
+    # ppf((draw probability + 1) / 2), the same few values each time, at ~0.1-0.8 ms a call.
+    cdf, pdf, ppf = choose_backend(None)
+    return _Environment(trueskill.TrueSkill(*args, backend=(cdf, pdf, lru_cache(maxsize=256)(ppf))),
+                        trueskill.TrueSkill(*args, backend="mpmath"))
 
 
 def _rate(params: RatingParameters, groups: list[tuple[trueskill.Rating, ...]], ranks: list[int],
