@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -71,24 +72,21 @@ def create_command(name: str, game: str, players_text: str, carry_over_from: str
     _echo(season, as_json, f"created season {season.name} (draft): start it with `skyarena season start {name}`")
 
 
-@command.command("start")
-@click.argument("name")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@store_options
-def start_command(name: str, as_json: bool, database_url: str | None, data_dir: Path | None) -> None:
-    """Open season NAME: its ladders start scheduling matches."""
-    season = _run(database_url, data_dir, lambda conn: start_season(conn, name))
-    _echo(season, as_json, f"season {season.name} is active")
+def _transition(verb: str, help_text: str, change: Callable[[Any, str], Season], done: str) -> None:
+    """``skyarena season start|close NAME``: one state change in one transaction."""
+
+    @command.command(verb, help=help_text)
+    @click.argument("name")
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+    @store_options
+    def transition(name: str, as_json: bool, database_url: str | None, data_dir: Path | None) -> None:
+        season = _run(database_url, data_dir, lambda conn: change(conn, name))
+        _echo(season, as_json, f"season {season.name} {done}")
 
 
-@command.command("close")
-@click.argument("name")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@store_options
-def close_command(name: str, as_json: bool, database_url: str | None, data_dir: Path | None) -> None:
-    """Close season NAME: unfinished matches are void and the standings are frozen for good."""
-    season = _run(database_url, data_dir, lambda conn: close_season(conn, name))
-    _echo(season, as_json, f"season {season.name} is closed; its standings are frozen")
+_transition("start", "Open season NAME: its ladders start scheduling matches.", start_season, "is active")
+_transition("close", "Close season NAME: unfinished matches are void and the standings are frozen for good.",
+            close_season, "is closed; its standings are frozen")
 
 
 @command.command("standings")

@@ -48,6 +48,7 @@ def generate_history(conn: Conn, season_id: int, ladder_id: int, versions: list[
     """
     if len(versions) < players:
         raise ValueError(f"{players} seats need at least {players} versions, not {len(versions)}")
+    conn.execute("SET LOCAL statement_timeout = 0")  # minutes of bulk work, not a runaway query
     conn.execute("SELECT setseed(%s)", (((seed % 1000) / 1000.0),))
     row = conn.execute("SELECT coalesce(max(completed_seq), 0) AS base FROM matches").fetchone()
     assert row is not None
