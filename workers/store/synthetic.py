@@ -63,7 +63,8 @@ def generate_history(conn: Conn, season_id: int, ladder_id: int, versions: list[
                   %(base)s + n, 'finished', now(), now()
            FROM generate_series(1, %(total)s) AS n""", arguments)
     seats = """FROM generate_series(1, %(total)s) AS n, generate_series(0, %(players)s - 1) AS s,
-               LATERAL (SELECT (%(versions)s::bigint[])[1 + ((7919 * n + s * %(step)s) %% %(count)s)] AS version) v"""
+               LATERAL (SELECT (%(versions)s::bigint[])[1 + ((7919::bigint * n + s * %(step)s) %% %(count)s)]
+                        AS version) v"""
     conn.execute(f"""INSERT INTO participants (match_id, seat, version_id, rank, score)
                      SELECT %(prefix)s || n, s, v.version, s, -s {seats}""", arguments)
     conn.execute(f"""INSERT INTO rating_history (match_id, ladder_id, version_id, seq, mu_before, sigma_before,
