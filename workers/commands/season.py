@@ -54,7 +54,7 @@ def _players(text: str) -> tuple[int, ...]:
               help="TrueSkill parameter: mu, sigma, beta, tau, draw_probability.")
 @click.option("--matchmaking", "matchmaking_pairs", multiple=True, metavar="NAME=VALUE",
               help="Matchmaking parameter, e.g. placement_matches=5, max_in_flight=2.")
-@click.option("--strike-limit", type=int, default=3, show_default=True)
+@click.option("--strike-limit", type=int, default=3, show_default=True, help="Strikes before a seat forfeits.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @store_options
 def create_command(name: str, game: str, players_text: str, carry_over_from: str | None, sigma_inflation: float,
