@@ -53,7 +53,7 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
 # the module defines `command`, a click command or group.
 PLATFORM_COMMANDS: dict[str, tuple[str, str]] = {
     "db": ("workers.commands.db", "Apply or check the store's schema migrations (server)."),
-    "ratings": ("workers.commands.ratings", "Recompute or check a season's ratings from its stored results (server)."),
+    "ratings": ("workers.commands.ratings", "Recompute or check a season's ratings from its results (server)."),
     "season": ("workers.commands.season", "Create, start, close, list and show seasons (organisers, server)."),
     "worker": ("workers.commands.worker", "Run a Celery worker that plays the seasons' matches (server)."),
     "beat": ("workers.commands.beat", "Run Celery beat: schedule matches and reap lost ones (server)."),
