@@ -47,7 +47,8 @@ class Backend:
             prefix = bwrap.bwrap_argv(self.binary, runtime, stage.code, stage.scratch, env, self.as_root)
         else:
             prefix = fallback.unshare_argv(self.binary, self.as_root)
-        spec: dict[str, object] = {"rlimits": limits.rlimits(), "home": self.home(stage), "argv": list(bot_args)}
+        spec: dict[str, object] = {"rlimits": limits.rlimits(), "home": self.home(stage), "argv": list(bot_args),
+                                   "no_new_privs": self.name != "bwrap"}  # bwrap sets it itself
         if owner is not None:
             spec["uid"], spec["gid"] = owner
         return [*prefix, runtime.python, "-I", "-B", "-c", BOOTSTRAP, json.dumps(spec)]

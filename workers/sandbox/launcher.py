@@ -9,7 +9,7 @@ import os
 import signal
 from pathlib import Path, PurePosixPath
 
-from .backend import Backend, bot_environment, select_backend, selected_backend, take_owner
+from .backend import bot_environment, select_backend, selected_backend, take_owner
 from .limits import SandboxLimits
 from .logcapture import LogCapture
 from .runtime import current_runtime
@@ -112,7 +112,9 @@ async def start_hosted_bot(bot_dir: Path, entry: str, limits: SandboxLimits | No
     bot_dir = Path(bot_dir)
     check_entry(bot_dir, entry)
     # The first bot of a process probes the host (a sandbox start, in a thread: it blocks).
-    chosen: Backend = selected_backend(backend) or await asyncio.to_thread(select_backend, backend)
+    chosen = selected_backend(backend)
+    if chosen is None:
+        chosen = await asyncio.to_thread(select_backend, backend)
     lease = take_owner(chosen, limits)
     owner = (lease.uid, lease.uid) if lease else None
     try:
