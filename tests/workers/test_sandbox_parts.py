@@ -5,8 +5,12 @@ processes and real sandboxes throughout; the whole matches are in test_sandbox_h
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -16,7 +20,7 @@ from workers.sandbox import EntryError, SandboxLimits, SandboxUnavailable, selec
 from workers.sandbox.backend import Backend
 from workers.sandbox.launcher import check_entry
 from workers.sandbox.logcapture import LogCapture
-from workers.sandbox.stage import make_stage
+from workers.sandbox.stage import make_stage, sweep_abandoned
 from workers.sandbox.uids import NoFreeUid, lease_uid
 
 FIRST_BOT = "from skyarena import Bot\n\n\nclass First(Bot):\n    def act(self, observation, legal_actions):\n" \
@@ -181,3 +185,33 @@ def test_confinement_strings_say_what_the_record_needs() -> None:
     described = weak.describe(limits, None)
     assert described.startswith("FALLBACK unshare: net,pid; uid of the worker; no read-only view")
     assert described.endswith("no seccomp") and "rlimits cpu=120s as=1024MiB nproc=32" in described
+
+
+def test_stages_left_by_a_killed_worker_are_swept_and_live_ones_kept(tmp_path: Path) -> None:
+    live = make_stage(bot_dir(tmp_path), None)
+    worker = subprocess.run([sys.executable, "-c", textwrap.dedent(f"""
+        import os, sys
+        sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})
+        from pathlib import Path
+        from workers.sandbox.stage import make_stage, sweep_abandoned
+        stage = make_stage(Path({str(tmp_path / "bot")!r}), None)
+        print(stage.root, flush=True)
+        os._exit(0)  # as if killed: no clean-up
+    """)], capture_output=True, text=True, check=True)
+    abandoned = Path(worker.stdout.strip())
+    assert abandoned.is_dir()
+    try:
+        assert sweep_abandoned(live.root.parent, min_age_s=0) >= 1
+        assert not abandoned.exists() and live.root.is_dir()
+    finally:
+        live.remove()
+
+
+def test_the_benchmark_runs_and_reports_its_figures() -> None:
+    done = subprocess.run([sys.executable, str(Path(__file__).resolve().parents[2] / "bench" / "sandbox.py"),
+                           "--repeats", "1", "--json"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = json.loads(done.stdout)
+    assert figures["sandbox_start_ms"] > 0 and figures["unconfined_start_ms"] > 0 and figures["sandbox_stop_ms"] > 0
+    assert {"python_bare_ms", "sdk_import_ms", "engines_import_ms", "bwrap_true_ms"} <= set(figures["breakdown"])
+    assert figures["confinement"].startswith("bwrap") and isinstance(figures["targets_met"], bool)
