@@ -5,6 +5,7 @@ processes and real sandboxes throughout; the whole matches are in test_sandbox_h
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
 import logging
 import os
@@ -119,6 +120,8 @@ def test_handle_speaks_frames_and_close_kills_and_cleans_up(tmp_path: Path) -> N
         first = await read_frame_async(bot.stdout, MAX_BOT_FRAME)
         assert first is not None
         assert await bot.wait(timeout=0.2) is None  # still running, waiting for the referee
+        pipe = bot.stdin.transport.get_extra_info("pipe")
+        assert fcntl.fcntl(pipe.fileno(), fcntl.F_GETPIPE_SZ) >= 64 * 1024  # widened where the host allows
         stage_root = bot._stage.root
         await bot.close()
         return first.WhichOneof("kind"), bot.process.returncode, bot.killed, stage_root

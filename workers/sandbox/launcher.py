@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import logging
 import os
 import signal
@@ -96,6 +97,15 @@ class HostedBot:
                 self._lease.release()
 
 
+def _widen_pipe(writer: asyncio.StreamWriter) -> None:
+    """Give the bot's stdin the largest pipe the host allows (1 MiB by default, 64 KiB
+    otherwise): the relay waits for room in it before it reads the referee's next message,
+    so a bot that stops reading would otherwise hold its relay once 64 KiB are queued."""
+    pipe = writer.transport.get_extra_info("pipe")
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        fcntl.fcntl(pipe.fileno(), fcntl.F_SETPIPE_SZ, int(Path("/proc/sys/fs/pipe-max-size").read_text()))
+
+
 async def _drain(stream: asyncio.StreamReader) -> None:
     while await stream.read(1 << 16):
         pass
@@ -138,5 +148,6 @@ async def start_hosted_bot(bot_dir: Path, entry: str, limits: SandboxLimits | No
         if lease:
             lease.release()
         raise
-    assert process.stderr is not None
+    assert process.stderr is not None and process.stdin is not None
+    _widen_pipe(process.stdin)
     return HostedBot(process, LogCapture(process.stderr, limits.log_bytes), stage, lease, confinement)
