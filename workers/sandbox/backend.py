@@ -63,7 +63,8 @@ class Backend:
 
     def describe(self, limits: SandboxLimits, owner: tuple[int, int] | None) -> str:
         """The ``confinement`` string a match record stores for this bot."""
-        who = f"uid {owner[0]}" if owner else ("uid of the worker" if self.fallback else "user namespace")
+        who = f"uid {owner[0]}" if owner else ("uid of the worker" if self.fallback else
+                                                    f"uid {bwrap.INNER_ID} in its own user namespace")
         lead = f"FALLBACK {self.summary}" if self.fallback else self.summary
         extra = "; no read-only view: the host's file system is visible" if self.fallback else \
             "; read-only code and runtime, private scratch"

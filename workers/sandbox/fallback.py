@@ -25,7 +25,10 @@ def find_unshare() -> str | None:
 
 
 def unshare_argv(unshare: str, as_root: bool) -> list[str]:
-    args = [unshare, "--net", "--pid", "--ipc", "--uts", "--mount", "--mount-proc",
+    # setpriv (util-linux too) ties unshare's life to the worker's, as bwrap's --die-with-parent does.
+    setpriv = shutil.which("setpriv")
+    lead = [setpriv, "--pdeathsig", "KILL", "--"] if setpriv else []
+    args = [*lead, unshare, "--net", "--pid", "--ipc", "--uts", "--mount", "--mount-proc",
             "--fork",          # the bot is pid 1 of its namespace: when it goes, its children go
             "--kill-child"]    # unshare dies (killed with the match): the bot gets SIGKILL
     if not as_root:

@@ -125,15 +125,13 @@ async def start_hosted_bot(bot_dir: Path, entry: str, limits: SandboxLimits | No
     chosen = selected_backend(backend)
     if chosen is None:
         chosen = await asyncio.to_thread(select_backend, backend)
-    lease = take_owner(chosen, limits)
-    owner = (lease.uid, lease.uid) if lease else None
-    try:
+    with contextlib.ExitStack() as undo:  # everything made so far goes again if a later step fails
+        lease = take_owner(chosen, limits)
+        if lease is not None:
+            undo.callback(lease.release)
+        owner = (lease.uid, lease.uid) if lease else None
         stage = make_stage(bot_dir, owner)
-    except BaseException:
-        if lease:
-            lease.release()
-        raise
-    try:
+        undo.callback(stage.remove)
         env = bot_environment(chosen.home(stage))
         argv = chosen.command(current_runtime(), stage, env, [f"{chosen.code_dir(stage)}/{entry}", "--stdio"],
                               limits, owner)
@@ -143,11 +141,7 @@ async def start_hosted_bot(bot_dir: Path, entry: str, limits: SandboxLimits | No
         process = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
             env=env, cwd=stage.scratch, start_new_session=True, limit=PIPE_LIMIT)
-    except BaseException:
-        stage.remove()
-        if lease:
-            lease.release()
-        raise
+        undo.pop_all()  # the handle owns the stage and the lease now
     assert process.stderr is not None and process.stdin is not None
     _widen_pipe(process.stdin)
     return HostedBot(process, LogCapture(process.stderr, limits.log_bytes), stage, lease, confinement)
