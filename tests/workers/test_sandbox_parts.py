@@ -187,7 +187,7 @@ def test_confinement_strings_say_what_the_record_needs() -> None:
                                                                   "read-only code and runtime")
     described = weak.describe(limits, None)
     assert described.startswith("FALLBACK unshare: net,pid; uid of the worker; no read-only view")
-    assert described.endswith("no seccomp") and "rlimits cpu=120s as=1024MiB nproc=32" in described
+    assert described.endswith("no seccomp") and "rlimits cpu=600s as=1024MiB nproc=32" in described
 
 
 def test_stages_left_by_a_killed_worker_are_swept_and_live_ones_kept(tmp_path: Path) -> None:
