@@ -263,7 +263,7 @@ async def _attempt(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Se
         await _cancel(stub, metadata, started.match_id, "the attempt lost its lease before it started")
         raise LeaseLost("the lease was taken back before the match started")
     phases.mark("start_match")
-    limits = SandboxLimits().with_(wall_s=settings.match_timeout_s)  # the sandbox's backstop is the worker's
+    limits = SandboxLimits(wall_s=settings.match_timeout_s)  # the sandbox's backstop is the worker's
     seats = asyncio.gather(*(player.host(folder, seat.entry, address, token.token, limits, channel=channel)
                              for folder, seat, token in zip(folders, claimed.seats, started.seats)))
     heart = asyncio.ensure_future(_keep_lease(player, claimed))
