@@ -371,12 +371,16 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 class Referee:
+    # Set by --profile: the referee runs under cProfile and writes its profile here on exit.
+    profile: Path | None = None
+
     def __init__(self) -> None:
         import tempfile
 
         self.token = secrets.token_urlsafe(24)
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 - the referee's stderr, shown if it dies; close()
-        self.proc = _spawn("-m", "skyarena.cli_remote", "referee", "serve", "--listen", "127.0.0.1:0",
+        profiler = ("-m", "cProfile", "-o", str(self.profile)) if self.profile else ()
+        self.proc = _spawn(*profiler, "-m", "skyarena.cli_remote", "referee", "serve", "--listen", "127.0.0.1:0",
                            "--register-game", "bench.referee:SPEC", "--log-level", "warning",
                            "--max-matches", "10000", stdout=subprocess.PIPE, stderr=self.log,
                            env={"SKYARENA_SERVICE_TOKEN": self.token})
@@ -671,10 +675,12 @@ def main() -> None:
                         help="decisions at least per level of the scale curve")
     parser.add_argument("--scale-levels", default=",".join(map(str, SCALE_LEVELS)),
                         help="concurrent matches per level, comma-separated")
+    parser.add_argument("--profile", type=Path, help="run the referee under cProfile, writing its profile here")
     parser.add_argument("--scale-only", action="store_true", help="measure only the scale curve")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--json-out", type=Path, help="also write the JSON here")
-    parser.add_argument("--role", choices=["seats", "slots", "echo-server", "echo-client", "relay-server", "relay-client"],
+    parser.add_argument("--role", choices=["seats", "slots", "echo-server", "echo-client", "relay-server",
+                                           "relay-client"],
                         help=argparse.SUPPRESS)
     parser.add_argument("--side", help=argparse.SUPPRESS)
     parser.add_argument("--sdk", action="store_true", help=argparse.SUPPRESS)
@@ -705,6 +711,7 @@ def main() -> None:
     if args.role == "echo-client":
         print(json.dumps(asyncio.run(role_echo_client(args.port, args.n, args.request_size, args.reply_size))))
         return
+    Referee.profile = args.profile
     levels = tuple(int(x) for x in args.scale_levels.split(","))
     curve = scale(args.scale_game, args.scale_decisions, levels)
     figures: dict[str, Any] = {"scale": {"game": args.scale_game, "curve": curve}}

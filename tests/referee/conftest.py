@@ -142,3 +142,21 @@ def replay_moves(status: pb.MatchStatus) -> list[dict[str, str]]:
     import json
 
     return [r["actions"] for r in map(json.loads, status.replay_jsonl.splitlines()) if r["type"] == "move"]
+
+
+def play_locally(game: str, bots: list[Any], seed: int, status: pb.MatchStatus,
+                 options: dict[str, Any] | None = None) -> Any:
+    """The same match played locally: the same seed, and each bot seeded as the referee
+    seeded it (``SeatStatus.bot_seed``: a keyed hash the bots cannot recompute)."""
+    import dataclasses
+
+    from skyarena.local import play_match
+
+    for bot, seat in zip(bots, status.seats):
+        start = bot.start
+
+        def seeded(info: Any, _start: Any = start, _seed: int = seat.bot_seed) -> None:
+            _start(dataclasses.replace(info, bot_seed=_seed))
+
+        bot.start = seeded
+    return play_match(game, bots, seed=seed, options=options)

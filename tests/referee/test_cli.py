@@ -20,12 +20,23 @@ import grpc
 import pytest
 
 from skyarena.bot import RandomBot
-from skyarena.local import play_match
 from skyarena.remote.relay import relay
 from skyarena.v1 import referee_pb2 as pb
 from skyarena.v1 import referee_pb2_grpc as pb_grpc
 
-from .conftest import AUTH, BOTS, ROOT, SERVICE_TOKEN, TOY, Referee, bot_env, finish, replay_moves, spawn_bot
+from .conftest import (
+    AUTH,
+    BOTS,
+    ROOT,
+    SERVICE_TOKEN,
+    TOY,
+    Referee,
+    bot_env,
+    finish,
+    play_locally,
+    replay_moves,
+    spawn_bot,
+)
 
 SKYARENA = [sys.executable, "-m", "skyarena.cli_remote"]
 
@@ -154,7 +165,7 @@ def test_stdio_transport_plays_through_a_relay(referee: Referee) -> None:
     assert finish([other])[0][0] == 0
     status = referee.status(response.match_id, replay=True)
     assert status.state == pb.MATCH_STATE_FINISHED and not status.end.faults
-    local = play_match(TOY, [RandomBot(), RandomBot()], seed=31, options={"rounds": 6})
+    local = play_locally(TOY, [RandomBot(), RandomBot()], 31, status, options={"rounds": 6})
     assert replay_moves(status) == [r["actions"] for r in local.replay if r["type"] == "move"]
 
 

@@ -15,12 +15,11 @@ import pytest
 
 from referee.games import GAMES, make
 from skyarena.games import house_bots
-from skyarena.local import play_match
 from skyarena.v1 import game_pb2
 from skyarena.v1 import referee_pb2 as pb
 from skyarena.v1 import referee_pb2_grpc as pb_grpc
 
-from .conftest import AUTH, TOY, Referee, finish, replay_moves, spawn_bot
+from .conftest import AUTH, TOY, Referee, finish, play_locally, replay_moves, spawn_bot
 
 # ----- a bare client for protocol tests --------------------------------------------------
 
@@ -122,7 +121,7 @@ def test_full_matches_of_every_game_match_local_play(referee: Referee) -> None:
         status = referee.wait_end(match_id, timeout=110)
         assert status.state == pb.MATCH_STATE_FINISHED, (game, status.end.reason)
         assert not status.end.faults, (game, status.end.faults)
-        local = play_match(game, [house_bots(game)[b]() for b in bots], seed=11)
+        local = play_locally(game, [house_bots(game)[b]() for b in bots], 11, status)
         local_moves = [r["actions"] for r in local.replay if r["type"] == "move"]
         assert replay_moves(status) == local_moves, game
         assert list(status.end.result.ranks) == list(local.result.ranks), game
