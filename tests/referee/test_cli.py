@@ -7,7 +7,6 @@ import asyncio
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import threading
@@ -29,45 +28,16 @@ from .conftest import (
     BOTS,
     ROOT,
     SERVICE_TOKEN,
+    SKYARENA,
     TOY,
     Referee,
+    ServeProcess,
     bot_env,
     finish,
     play_locally,
     replay_moves,
     spawn_bot,
 )
-
-SKYARENA = [sys.executable, "-m", "skyarena.cli_remote"]
-
-
-class ServeProcess:
-    def __init__(self, *extra: str) -> None:
-        env = dict(os.environ, SKYARENA_SERVICE_TOKEN=SERVICE_TOKEN,
-                   PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-        self.proc = subprocess.Popen(
-            [*SKYARENA, "referee", "serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
-             "--register-game", "tests.toy_game:SPEC", *extra],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        assert self.proc.stdout is not None
-        lines = [self.proc.stdout.readline() for _ in range(2)]
-        found = {m.group(1): m.group(2) for line in lines
-                 if (m := re.search(r"(referee listening|metrics) on (?:http://)?([\d.]+:\d+)", line))}
-        assert set(found) == {"referee listening", "metrics"}, lines
-        self.address = found["referee listening"]
-        self.signalled = False
-        self.metrics = found["metrics"]
-
-    def terminate(self) -> None:
-        """SIGTERM once (a second one would cut the grace period short)."""
-        if not self.signalled and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        self.signalled = True
-
-    def stop(self) -> tuple[int, str]:
-        self.terminate()
-        _, err = self.proc.communicate(timeout=30)
-        return self.proc.returncode, err
 
 
 @pytest.fixture

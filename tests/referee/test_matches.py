@@ -4,11 +4,8 @@ error paths with a bare gRPC client."""
 from __future__ import annotations
 
 import json
-import queue
 import threading
 import time
-from collections.abc import Iterator
-from typing import Any
 
 import grpc
 import pytest
@@ -19,72 +16,7 @@ from skyarena.v1 import game_pb2
 from skyarena.v1 import referee_pb2 as pb
 from skyarena.v1 import referee_pb2_grpc as pb_grpc
 
-from .conftest import AUTH, TOY, Referee, finish, play_locally, replay_moves, spawn_bot
-
-# ----- a bare client for protocol tests --------------------------------------------------
-
-
-class RawSeat:
-    """One Play stream driven by hand (no SDK): send frames, read frames with a timeout."""
-
-    def __init__(self, referee: Referee, token: str | None, first: pb.BotMessage | None = None) -> None:
-        self.channel = grpc.insecure_channel(referee.address)
-        self.outgoing: queue.Queue[pb.BotMessage | None] = queue.Queue()
-        self.incoming: queue.Queue[Any] = queue.Queue()
-        if first is not None:
-            self.outgoing.put(first)
-        elif token is not None:
-            self.outgoing.put(pb.BotMessage(join=pb.Join(token=token, client="raw-test")))
-        self.call = pb_grpc.RefereeStub(self.channel).Play(self._requests())
-        self.thread = threading.Thread(target=self._pump, daemon=True)
-        self.thread.start()
-
-    def _requests(self) -> Iterator[pb.BotMessage]:
-        while True:
-            message = self.outgoing.get()
-            if message is None:
-                return
-            yield message
-
-    def _pump(self) -> None:
-        try:
-            for message in self.call:
-                self.incoming.put(message)
-            self.incoming.put(("closed", grpc.StatusCode.OK, ""))
-        except grpc.RpcError as exc:
-            self.incoming.put(("closed", exc.code(), exc.details()))
-
-    def send(self, message: pb.BotMessage) -> None:
-        self.outgoing.put(message)
-
-    def answer(self, turn: int, **choice: Any) -> None:
-        self.send(pb.BotMessage(answer=pb.Answer(turn=turn, **choice)))
-
-    def next(self, timeout: float = 10.0) -> Any:
-        return self.incoming.get(timeout=timeout)
-
-    def next_kind(self, kind: str, timeout: float = 10.0) -> Any:
-        """Skip messages (e.g. event-only ones) until one of ``kind``; returns it."""
-        deadline = time.monotonic() + timeout
-        while True:
-            message = self.next(max(0.01, deadline - time.monotonic()))
-            if isinstance(message, tuple):
-                raise AssertionError(f"stream closed with {message[1]}: {message[2]} while waiting for {kind}")
-            if message.WhichOneof("kind") == kind:
-                return message
-
-    def closed(self, timeout: float = 10.0) -> tuple[grpc.StatusCode, str]:
-        deadline = time.monotonic() + timeout
-        while True:
-            message = self.next(max(0.01, deadline - time.monotonic()))
-            if isinstance(message, tuple):
-                return message[1], message[2]
-
-    def close(self) -> None:
-        self.outgoing.put(None)
-        self.call.cancel()
-        self.channel.close()
-
+from .conftest import AUTH, TOY, RawSeat, Referee, finish, play_locally, replay_moves, spawn_bot
 
 # ----- whole matches with real bot processes ---------------------------------------------
 
