@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Callable
@@ -10,9 +11,9 @@ from typing import Any
 import grpc
 
 from referee.games import GAMES
-from tests.toy_game import SPEC as TOY_SPEC
 from skyarena.v1 import referee_pb2 as pb
 from skyarena.v1 import referee_pb2_grpc as pb_grpc
+from tests.toy_game import SPEC as TOY_SPEC
 
 from .conftest import AUTH, RawSeat
 
@@ -114,11 +115,9 @@ class AttackMatch:
         for raw in [*([self.seat] if self.seat else []), *self.others]:
             raw.close()
         if self.match_id:
-            try:
+            with contextlib.suppress(grpc.RpcError):  # it had ended and was forgotten
                 self.stub.CancelMatch(pb.CancelMatchRequest(match_id=self.match_id, reason="attack over"),
                                       metadata=AUTH, timeout=10)
-            except grpc.RpcError:
-                pass  # it had ended and was forgotten
         self.seat = None
         self.others = []
 

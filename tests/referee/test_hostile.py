@@ -5,18 +5,25 @@ beside it (hostile.beside_honest): they must get no fault and not be slowed beyo
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
 import time
 import urllib.request
 from collections.abc import Iterator
+from typing import Any
 
 import grpc
 import pytest
+from google.protobuf.descriptor import FieldDescriptor
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from referee.service.limits import Limits
 from skyarena.bot import bot_seed as plain_bot_seed
+from skyarena.remote.games_wire import TYPED_GAMES
+from skyarena.v1 import game_pb2
 from skyarena.v1 import referee_pb2 as pb
 from skyarena.v1 import referee_pb2_grpc as pb_grpc
 
@@ -29,8 +36,9 @@ SPECTATOR_TOKEN = "test-spectator-token-0123456789"
 
 @pytest.fixture(scope="module")
 def served() -> Iterator[ServeProcess]:
-    server = ServeProcess("--shutdown-grace", "1", "--max-watchers", "6", "--reserved-watchers", "2", "--watch-rate", "2",
-                          "--watch-burst", "4", "--spectator-token", SPECTATOR_TOKEN, "--log-level", "warning")
+    server = ServeProcess("--shutdown-grace", "1", "--max-watchers", "6", "--reserved-watchers", "2",
+                          "--watch-rate", "2", "--watch-burst", "4", "--spectator-token", SPECTATOR_TOKEN,
+                          "--log-level", "warning")
     try:
         yield server
     finally:
@@ -438,3 +446,95 @@ def test_service_token_with_a_trailing_newline_matches(served: ServeProcess) -> 
     assert ServiceToken(SERVICE_TOKEN + "\n").check(SERVICE_TOKEN)
     with pytest.raises(ValueError, match="printable ASCII"):
         ServiceToken("token with spaces inside it")
+
+
+# ----- 2: every field of every game's typed action messages, random and extreme ----------
+
+_INT_RANGES = {
+    FieldDescriptor.TYPE_INT32: (-(2 ** 31), 2 ** 31 - 1), FieldDescriptor.TYPE_SINT32: (-(2 ** 31), 2 ** 31 - 1),
+    FieldDescriptor.TYPE_SFIXED32: (-(2 ** 31), 2 ** 31 - 1), FieldDescriptor.TYPE_UINT32: (0, 2 ** 32 - 1),
+    FieldDescriptor.TYPE_FIXED32: (0, 2 ** 32 - 1), FieldDescriptor.TYPE_UINT64: (0, 2 ** 64 - 1),
+    FieldDescriptor.TYPE_FIXED64: (0, 2 ** 64 - 1),
+}
+_EXTREMES = (0, 1, -1, 2, 7, 99, 100, 255, 10 ** 6, 3 * 10 ** 7, 2 ** 31 - 1, 2 ** 62, 2 ** 63 - 1, -(2 ** 63))
+
+
+def _scalar(field: Any) -> st.SearchStrategy[Any]:
+    kind = field.type
+    if kind in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
+        return st.floats(width=32 if kind == FieldDescriptor.TYPE_FLOAT else 64)
+    if kind == FieldDescriptor.TYPE_BOOL:
+        return st.booleans()
+    if kind == FieldDescriptor.TYPE_STRING:
+        return st.text(max_size=40) | st.sampled_from(["", "*" * 50_000, "\x00", "é" * 1000])
+    if kind == FieldDescriptor.TYPE_BYTES:
+        return st.binary(max_size=40)
+    if kind == FieldDescriptor.TYPE_ENUM:
+        return st.integers(-(2 ** 31), 2 ** 31 - 1)
+    low, high = _INT_RANGES.get(kind, (-(2 ** 63), 2 ** 63 - 1))
+    return st.integers(low, high) | st.sampled_from([v for v in _EXTREMES if low <= v <= high])
+
+
+def _fill(desc: Any, depth: int = 0) -> st.SearchStrategy[dict[str, Any]]:
+    """Constructor arguments of a message of type ``desc``: every field may be set, with
+    random or extreme values, long lists, nested messages (to a depth)."""
+    parts: dict[str, st.SearchStrategy[Any]] = {}
+    for field in desc.fields:
+        if field.message_type is not None:
+            if depth >= 2 or field.message_type.GetOptions().map_entry:
+                continue
+            element: st.SearchStrategy[Any] = _fill(field.message_type, depth + 1)
+        else:
+            element = _scalar(field)
+        if field.is_repeated:
+            lists = st.lists(element, max_size=12 if depth == 0 else 3)
+            if field.message_type is None and depth == 0:  # a long list of one value (a frame under the cap)
+                lists = lists | element.map(lambda v: [v] * 20_000)
+            parts[field.name] = lists
+        else:
+            parts[field.name] = element
+    return st.fixed_dictionaries({}, optional=parts)
+
+
+def _typed_actions(game: str) -> st.SearchStrategy[pb.BotMessage]:
+    field = TYPED_GAMES[game]
+    action_desc = type(getattr(game_pb2.Action(), field)).DESCRIPTOR
+    kinds = list(action_desc.oneofs_by_name["kind"].fields)
+
+    def build(kind: Any, values: dict[str, Any]) -> pb.BotMessage:
+        message = pb.BotMessage(answer=pb.Answer())
+        typed_action = getattr(message.answer.action, field)
+        getattr(typed_action, kind.name).SetInParent()
+        with contextlib.suppress(ValueError, TypeError):  # a value the runtime refuses (a float out of range...)
+            getattr(typed_action, kind.name).MergeFrom(type(getattr(typed_action, kind.name))(**values))
+        return message
+
+    return st.sampled_from(kinds).flatmap(lambda kind: _fill(kind.message_type).map(lambda v: build(kind, v)))
+
+
+@pytest.mark.parametrize("game", sorted(TYPED_GAMES))
+def test_any_typed_action_ends_in_a_move_or_a_strike(served: ServeProcess, game: str) -> None:
+    """Random and extreme values in every field of the game's typed action messages: each
+    answer is either a legal action or a strike (illegal/unparseable: never a timeout, which
+    would mean the referee lost the decision), and the match goes on."""
+    attacker = AttackMatch(served.address, game, lambda turn: pb.BotMessage(answer=pb.Answer(index=0)), move_s=20)
+    kinds: list[str] = []
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), database=None,
+              derandomize=True)
+    @given(_typed_actions(game))
+    def check(answer: pb.BotMessage) -> None:
+        reply = attacker.attack(answer)
+        if isinstance(reply, pb.Notice):
+            assert reply.HasField("fault"), reply.message
+            assert reply.fault.kind in ("illegal", "unparseable"), reply
+            assert len(reply.message) <= 1100
+            kinds.append(reply.fault.kind)
+        else:
+            kinds.append("move")
+
+    try:
+        check()
+    finally:
+        attacker.close()
+    assert "illegal" in kinds or "unparseable" in kinds
