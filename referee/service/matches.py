@@ -421,7 +421,7 @@ class Match:
         try:
             step(*args)
         except Exception as exc:
-            log.exception("match_failed", match_id=self.id, error=cap(f"{type(exc).__name__}: {exc}", 500))
+            log.error("match_failed", exc_info=True, match_id=self.id, error=cap(f"{type(exc).__name__}: {exc}", 500))
             self.abort(f"the referee failed while running this match ({type(exc).__name__}); it was aborted and no "
                        "seat was charged. Report it with the match id.")
 

@@ -83,7 +83,7 @@ class RefereeService:
         def out(message: Any) -> bytes:  # Watch yields kept frames (bytes) and messages alike
             return message if isinstance(message, bytes) else message.SerializeToString()
 
-        methods = {
+        methods: dict[str, grpc.RpcMethodHandler] = {
             "StartMatch": grpc.unary_unary_rpc_method_handler(self.StartMatch, response_serializer=out),
             "Play": grpc.stream_stream_rpc_method_handler(self.Play, response_serializer=out),
             "Watch": grpc.unary_stream_rpc_method_handler(self.Watch, response_serializer=out),

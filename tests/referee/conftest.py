@@ -166,9 +166,11 @@ SKYARENA = [sys.executable, "-m", "skyarena.cli_remote"]
 
 
 class ServeProcess:
-    def __init__(self, *extra: str) -> None:
-        env = dict(os.environ, SKYARENA_SERVICE_TOKEN=SERVICE_TOKEN,
-                   PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    """``skyarena referee serve`` as a process (the toy game registered), on free ports."""
+
+    def __init__(self, *extra: str, env: dict[str, str] | None = None) -> None:
+        env = {**os.environ, "SKYARENA_SERVICE_TOKEN": SERVICE_TOKEN,
+               "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]), **(env or {})}
         self.proc = subprocess.Popen(
             [*SKYARENA, "referee", "serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
              "--register-game", "tests.toy_game:SPEC", *extra],

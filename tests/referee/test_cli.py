@@ -42,7 +42,7 @@ from .conftest import (
 
 @pytest.fixture
 def served() -> Iterator[ServeProcess]:
-    server = ServeProcess("--shutdown-grace", "3")
+    server = ServeProcess("--shutdown-grace", "6")
     try:
         yield server
     finally:
@@ -98,7 +98,10 @@ def test_graceful_shutdown_lets_matches_finish_or_fail_cleanly(served: ServeProc
         silent = stub.Play(join_then_wait())
         first = next(silent)
         assert first.WhichOneof("kind") == "welcome"
-        time.sleep(1.5)         # both matches are running
+        for match in (quick, stuck):  # both matches are running (bots start slowly on a busy machine)
+            while stub.GetMatch(pb.GetMatchRequest(match_id=match.match_id), metadata=AUTH,
+                                timeout=10).state != pb.MATCH_STATE_RUNNING:
+                time.sleep(0.05)
         served.terminate()
         rest = list(silent)
         hold.set()
@@ -107,7 +110,7 @@ def test_graceful_shutdown_lets_matches_finish_or_fail_cleanly(served: ServeProc
     code, err = served.stop()
     assert code == 0, err
     results = finish(procs)
-    assert [c for c, _ in results] == [0, 0, 2]
+    assert [c for c, _ in results] == [0, 0, 2], results
     assert "shut down" in results[2][1]
     finished = [json.loads(line) for line in err.splitlines() if '"match_finished"' in line]
     assert [e["match_id"] for e in finished] == [quick.match_id]
@@ -145,3 +148,82 @@ def test_skyarena_run_explains_a_bad_token(referee: Referee, tmp_path: Path) -> 
     assert done.returncode == 2
     assert "UNAUTHENTICATED" in done.stderr and "seat token" in done.stderr
     assert AUTH  # the service token is never needed to play
+
+
+# ----- the operator's and the bot author's mistakes, each a one-line message ----------------
+
+def _serve(*args: str, env: dict[str, str] | None = None, prelude: str = "") -> subprocess.CompletedProcess[str]:
+    """``skyarena referee serve ARGS`` that must fail at once (a hang is a failure)."""
+    code = f"{prelude}import sys; from skyarena.cli_remote import main; sys.exit(main(sys.argv[1:]))"
+    full_env = {**os.environ, "SKYARENA_SERVICE_TOKEN": SERVICE_TOKEN, **(env or {})}
+    return subprocess.run([sys.executable, "-c", code, "referee", "serve", *args], cwd=ROOT, env=full_env,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize(("args", "env", "message"), [
+    (["--listen", "127.0.0.1"], {}, "--listen needs HOST:PORT, e.g. 127.0.0.1:50051"),
+    (["--listen", ":99999"], {}, "has no host"),
+    (["--listen", "127.0.0.1:99999"], {}, "the port must be a number from 0 to 65535, got '99999'"),
+    (["--listen", "127.0.0.1:-1"], {}, "the port must be a number from 0 to 65535, got '-1'"),
+    (["--listen", "127.0.0.1:0", "--max-send-bytes", "4"], {}, "--max-send-bytes must be from 262144"),
+    (["--listen", "127.0.0.1:0"], {"SKYARENA_MAX_SEND_BYTES": "4"}, "SKYARENA_MAX_SEND_BYTES must be from 262144"),
+    (["--listen", "127.0.0.1:0"], {"SKYARENA_RETAIN_S": "inf"}, "SKYARENA_RETAIN_S must be a finite number"),
+    (["--listen", "127.0.0.1:0", "--max-move", "inf"], {}, "--max-move must be a finite number"),
+    (["--listen", "127.0.0.1:0"], {"SKYARENA_SERVICE_TOKEN": "short"}, "must be at least 16 characters"),
+])
+def test_serve_refuses_bad_configuration_in_one_line(args: list[str], env: dict[str, str], message: str) -> None:
+    done = _serve(*args, env=env)
+    assert done.returncode == 2, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and message in lines[0], done.stderr
+
+
+def test_serve_names_a_port_in_use_and_a_missing_server_extra() -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = _serve("--listen", f"127.0.0.1:{port}")
+    assert done.returncode == 2 and "the port is in use" in done.stderr and "Traceback" not in done.stderr
+    done = _serve("--listen", "127.0.0.1:0", prelude="import sys; sys.modules['grpc_health'] = None; ")
+    assert done.returncode == 2 and "pip install 'skyarena[server]'" in done.stderr and "grpc_health" in done.stderr
+
+
+def test_a_service_token_read_with_its_newline_still_works() -> None:
+    env = {"SKYARENA_SERVICE_TOKEN": SERVICE_TOKEN + "\n"}  # as a file read into the variable gives it
+    served = ServeProcess("--shutdown-grace", "1", env=env)
+    try:
+        with grpc.insecure_channel(served.address) as channel:
+            response = pb_grpc.RefereeStub(channel).StartMatch(
+                pb.StartMatchRequest(game=TOY, players=2, seats=[pb.SeatSpec()] * 2), metadata=AUTH, timeout=10)
+        assert response.match_id
+    finally:
+        served.stop()
+
+
+def test_skyarena_run_against_a_wrong_address_fails_at_once() -> None:
+    done = subprocess.run([*SKYARENA, "run", "random", "--referee", "127.0.0.1:1", "--token", "x" * 40], cwd=ROOT,
+                          env=bot_env("", ""), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "no referee answers at 127.0.0.1:1" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_bot_whose_referee_died_gives_up_after_its_rejoin_window() -> None:
+    served = ServeProcess("--shutdown-grace", "1")
+    with grpc.insecure_channel(served.address) as channel:
+        response = pb_grpc.RefereeStub(channel).StartMatch(
+            pb.StartMatchRequest(game=TOY, players=2, seats=[pb.SeatSpec()] * 2, join_timeout_s=120), metadata=AUTH,
+            timeout=10)
+    bot = spawn_bot("random", response.seats[0].token, served.address, SKYARENA_REJOIN_WINDOW_S="2")
+    with grpc.insecure_channel(served.address) as channel:
+        stub = pb_grpc.RefereeStub(channel)
+        while not stub.GetMatch(pb.GetMatchRequest(match_id=response.match_id), metadata=AUTH,
+                                timeout=10).seats[0].connected:
+            time.sleep(0.1)  # until the bot has joined (it then waits for the other seat)
+    served.proc.kill()
+    served.proc.wait()
+    (code, err), = finish([bot], timeout=60)
+    assert code == 2, err
+    assert "is gone" in err and "rejoin window" in err

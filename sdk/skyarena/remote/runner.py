@@ -352,8 +352,9 @@ def run_bot(bot: Bot | BotFactory, referee: str | None = None, token: str | None
     """Play one seat. ``bot`` is a Bot, or a function of the game name that makes one (the
     game is known only once the referee has welcomed the seat).
 
-    Defaults come from the environment: ``SKYARENA_REFEREE``, ``SKYARENA_SEAT_TOKEN`` and
-    ``SKYARENA_TRANSPORT=stdio``.
+    Defaults come from the environment: ``SKYARENA_REFEREE``, ``SKYARENA_SEAT_TOKEN``,
+    ``SKYARENA_TRANSPORT=stdio`` and ``SKYARENA_REJOIN_WINDOW_S`` (how long to try rejoining a
+    referee that went away, default REJOIN_WINDOW_S).
     """
     factory: BotFactory = (lambda game: bot) if isinstance(bot, Bot) else bot
     session = SeatSession(factory)
@@ -367,4 +368,9 @@ def run_bot(bot: Bot | BotFactory, referee: str | None = None, token: str | None
                           "SKYARENA_REFEREE")
     if not token:
         raise RemoteError("no seat token: pass token=... (skyarena run --token) or set SKYARENA_SEAT_TOKEN")
-    return asyncio.run(play_grpc(session, referee, token, client, reconnects))
+    window_text = os.environ.get("SKYARENA_REJOIN_WINDOW_S", "")
+    try:
+        window = float(window_text) if window_text.strip() else REJOIN_WINDOW_S
+    except ValueError:
+        raise RemoteError(f"SKYARENA_REJOIN_WINDOW_S={window_text!r} is not a number of seconds") from None
+    return asyncio.run(play_grpc(session, referee, token, client, reconnects, rejoin_window_s=window))
