@@ -26,6 +26,7 @@ import json
 import os
 import re
 import secrets
+import struct
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -53,7 +54,11 @@ from .tokens import SeatTokens
 # The message class called with plain dicts (the runtime accepts them; the stubs do not).
 _REFEREE_MESSAGE: Any = pb.RefereeMessage
 
+_TURN_REQUEST: Any = pb.TurnRequest
 LEGAL_ACTIONS_FIELD = pb.TurnRequest.DESCRIPTOR.fields_by_name["legal_actions"].number
+TURN_FIELD = pb.RefereeMessage.DESCRIPTOR.fields_by_name["turn"].number
+# TurnRequest.deadline_s (a double) appended to a kept request: the last value of a field wins.
+DEADLINE_TAG = bytes([pb.TurnRequest.DESCRIPTOR.fields_by_name["deadline_s"].number << 3 | 1])
 MATCH_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 DEFAULT_TIME_CONTROL = TimeControl()
 
@@ -151,7 +156,7 @@ class DirectWrites:
                 try:
                     while messages:
                         await outbox.context.write(messages[0])
-                        outbox.unread_bytes += messages.pop(0).ByteSize()
+                        outbox.unread_bytes += frame_size(messages.pop(0))
                 except asyncio.CancelledError:
                     raise
                 except Exception:  # that stream broke; its handler sees it and detaches the seat
@@ -227,7 +232,7 @@ class Outbox:
         self.writing = True
         try:
             await self.context.write(message)
-            self.unread_bytes += message.ByteSize()
+            self.unread_bytes += frame_size(message)
         finally:
             self.writing = False
             self.idle.set()
@@ -251,12 +256,17 @@ class Outbox:
             await self.write(message)
 
 
+def frame_size(frame: Any) -> int:
+    """Bytes of an outgoing frame: a message, or one the referee serialized itself."""
+    return len(frame) if isinstance(frame, bytes) else int(frame.ByteSize())
+
+
 class Awaiting:
-    """The decision a seat owes: its request, when it was sent, and its deadline."""
+    """The decision a seat owes: its request (serialized), when it was sent, and its deadline."""
 
     __slots__ = ("number", "turn", "sent_at", "deadline")
 
-    def __init__(self, number: int, turn: pb.TurnRequest, sent_at: float, deadline: float) -> None:
+    def __init__(self, number: int, turn: bytes, sent_at: float, deadline: float) -> None:
         self.number = number
         self.turn = turn
         self.sent_at = sent_at
@@ -294,6 +304,14 @@ class Seat:
             _REFEREE_MESSAGE(**kind)
         self.events = None  # only once the message is built: a failed build loses no event
         return message
+
+    def turn_frame(self, turn: bytes) -> bytes:
+        """The next message carrying the serialized TurnRequest ``turn``, serialized: the events
+        so far, then the turn spliced in as bytes (no parse, no second serialization)."""
+        events = self.events
+        head = _REFEREE_MESSAGE(events=events).SerializeToString() if events else b""
+        self.events = None
+        return head + convert.repeated_field_bytes(TURN_FIELD, (turn,))
 
 
 # ----- one match ---------------------------------------------------------------------------
@@ -499,9 +517,7 @@ class Match:
             else:  # typed actions are spliced in as bytes kept per action (see convert.action_bytes)
                 legal = convert.repeated_field_bytes(
                     LEGAL_ACTIONS_FIELD, [convert.action_bytes(game, a, wire) for a in request.legal_actions])
-            message = seat.message(turn=turn) if seat.outbox is not None else _REFEREE_MESSAGE(turn=turn)
-            if legal:
-                message.turn.MergeFromString(legal)
+            turn_bytes = _TURN_REQUEST(**turn).SerializeToString() + legal
         except (convert.ConversionError, ValueError, TypeError, KeyError, AttributeError, DecodeError) as exc:
             # The engine's data no longer fits its typed messages: play on in JSON and notation
             # (the SDK reads both) rather than stall the match; the round-trip test flags it.
@@ -510,10 +526,10 @@ class Match:
                 self._wire = None
             turn["observation"] = convert.observation_kwargs(game, request.observation, None)
             turn["legal_actions"] = [{"notation": str(a)} for a in request.legal_actions]
-            message = seat.message(turn=turn) if seat.outbox is not None else _REFEREE_MESSAGE(turn=turn)
+            turn_bytes = _TURN_REQUEST(**turn).SerializeToString()
         now = self._loop.time()
         deadline = now + deadline_s
-        seat.awaiting = Awaiting(request.turn, message.turn, now, deadline)
+        seat.awaiting = Awaiting(request.turn, turn_bytes, now, deadline)
         timer = seat.timer
         if timer is None or seat.timer_at > deadline:  # else the armed timer fires first and re-arms
             if timer is not None:
@@ -521,14 +537,13 @@ class Match:
             seat.timer_at = deadline
             seat.timer = self._loop.call_at(deadline, self._deadline_timer, seat)
         if seat.outbox is not None:
-            seat.outbox.put(message)
+            seat.outbox.put(seat.turn_frame(turn_bytes))
 
     def _resend(self, seat: Seat) -> None:
         awaiting = seat.awaiting
         assert awaiting is not None and seat.outbox is not None
-        message = seat.message(turn=awaiting.turn)
-        message.turn.deadline_s = max(0.0, awaiting.deadline - self._loop.time())
-        seat.outbox.put(message)
+        left = max(0.0, awaiting.deadline - self._loop.time())
+        seat.outbox.put(seat.turn_frame(awaiting.turn + DEADLINE_TAG + struct.pack("<d", left)))
 
     def on_answer(self, seat_index: int, outbox: Outbox, answer: pb.Answer) -> None:
         """A seat's Answer frame."""

@@ -46,7 +46,7 @@ class Referee:
         self.thread.start()
 
         async def make() -> RefereeServer:
-            return RefereeServer(SERVICE_TOKEN, limits or Limits(join_timeout_s=20.0))
+            return RefereeServer(SERVICE_TOKEN, limits or Limits(join_timeout_s=60.0))
 
         self.server = self.call(make())
         self.port = self.call(self.server.start("127.0.0.1:0"))
