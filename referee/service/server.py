@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import errno
 import gc
-import os
 import signal
 import socket
 from collections.abc import AsyncIterator
@@ -52,7 +51,7 @@ READER_FLUSH_GRACE_S = 5.0
 # Public-log events a from-start spectator is sent between two yields to the event loop.
 WATCH_CHUNK = 64
 # The collector's first-generation threshold in a serving referee (Python's default is 700).
-GC_THRESHOLD = int(os.environ.get("SKYARENA_GC_THRESHOLD", "20000"))
+GC_THRESHOLD = 20_000
 
 
 def _parse(cls: type[M], data: bytes, what: str) -> M:

@@ -16,23 +16,13 @@ from skyarena.v1 import game_pb2
 from skyarena.v1 import referee_pb2 as pb
 from skyarena.v1 import referee_pb2_grpc as pb_grpc
 
+from .attackers import min_players
 from .conftest import AUTH, TOY, RawSeat, Referee, finish, play_locally, replay_moves, spawn_bot
 
 # ----- whole matches with real bot processes ---------------------------------------------
 
 def _registered_games() -> list[str]:
     return sorted(name for name in GAMES if name != TOY)
-
-
-def _min_players(game: str) -> int:
-    spec = GAMES[game]
-    for n in spec.player_counts():
-        try:
-            spec.validate(n, {})
-            return n
-        except Exception:
-            continue
-    raise AssertionError(game)
 
 
 def test_full_matches_of_every_game_match_local_play(referee: Referee) -> None:
@@ -42,7 +32,7 @@ def test_full_matches_of_every_game_match_local_play(referee: Referee) -> None:
     started = []
     processes = []
     for game in games:
-        players = _min_players(game)
+        players = min_players(game)
         bots = ["heuristic" if seat % 2 == 0 and "heuristic" in house_bots(game) else "random"
                 for seat in range(players)]
         response = referee.start(game, players, seed=11, move_s=10, bank_s=10, first_move_s=30)
@@ -316,7 +306,7 @@ def test_spectator_sees_only_public_information(referee: Referee, game: str) -> 
         hidden = [g for g in ("skyjo-action", "oddball-aeronauts", "sky-team", "skybirds", "fly-away") if g in GAMES]
         if not hidden:
             pytest.skip("no game with hidden information is registered yet")
-        name, players, options = hidden[0], _min_players(hidden[0]), {}
+        name, players, options = hidden[0], min_players(hidden[0]), {}
     response = referee.start(name, players, seed=14, options=options, strikes=50)
     live: list[pb.WatchEvent] = []
     watcher = _watch(referee, response.match_id, False, live)
