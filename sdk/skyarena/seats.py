@@ -1,0 +1,333 @@
+"""The seats of a local match: who answers each decision, and how a deadline cuts it off.
+
+A bot on the platform answers over the network; when its deadline passes the referee plays
+the fallback and moves on, whatever the bot is still doing. Local play does the same with
+a **worker process per bot** (:class:`WorkerSeat`): the match waits for an answer until the
+seat's deadline (move limit plus bank) and not a moment longer, so a bot stuck in a loop
+costs strikes, never a hung ``skyarena play``. A process, not a thread, because only a
+process can be stopped for good, and because it gives each bot its own ``sys.path``, modules
+and working directory (the bot's folder), exactly as a remote bot process has.
+
+:class:`InProcessSeat` calls a Bot object directly: fast and without pickling, for house bots
+and library use, but a slow answer is only timed after it returns.
+
+A seat answers one request at a time, in order. A late answer is discarded when it comes (it
+carries its turn), so a bot that overran starts the next decision late, as a remote bot
+whose answer the referee refused would.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Sequence
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from referee.games.core.views import private_copy  # in-process bots share the engine's process
+from referee.match import DecisionRequest, FaultKind
+
+from .bot import Bot, MatchInfo
+from .bot_errors import describe
+from .games import observation_class
+from .loader import BotLoadError, bot_folder, create_bot, load_bot
+
+# A bot given as a spec (house bot name, file.py[:Class] or a folder) or as a Bot class
+# importable by its module name (the worker imports it again).
+BotSource = str | type[Bot]
+
+LOAD_TIMEOUT_S = 60.0   # loading a bot (imports, models) before its first match
+STOP_GRACE_S = 1.0      # a worker asked to stop gets this long before it is killed
+
+
+class Reply(NamedTuple):
+    """What a seat produced for one decision: an answer, or a fault (kind, reason)."""
+
+    seat: int
+    answer: Any
+    elapsed_s: float
+    fault: tuple[FaultKind, str] | None = None
+
+
+class Seat:
+    """One bot in a local match. ``ask`` sends every decision of a step, then ``collect``
+    returns the replies, each by its own deadline."""
+
+    name: str = ""
+
+    def new_match(self) -> None:
+        """Before each match: a fresh bot object."""
+
+    def start(self, info: MatchInfo, limit_s: float) -> str | None:
+        """Call on_match_start; the fault reason if it raised or overran ``limit_s``."""
+        raise NotImplementedError
+
+    def ask(self, request: DecisionRequest) -> None:
+        raise NotImplementedError
+
+    def end(self, info: MatchInfo, result: dict[str, Any], limit_s: float) -> str | None:
+        """Call on_match_end; the fault reason if it raised or overran ``limit_s``."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """After the last match."""
+
+
+class InProcessSeat(Seat):
+    """A Bot object called in this process. The answer is timed when it returns."""
+
+    def __init__(self, bot: Bot | Callable[[], Bot], game: str, full_tracebacks: bool = False) -> None:
+        self.observation_type = observation_class(game)
+        self._factory = None if isinstance(bot, Bot) else bot
+        self.bot = bot if isinstance(bot, Bot) else bot()
+        self.name = self.bot.display_name()
+        self.folder = bot_folder(type(self.bot))
+        self.full = full_tracebacks
+        self.used = False
+        self.reply: Reply | None = None
+
+    def new_match(self) -> None:
+        if self.used and self._factory is not None:
+            self.bot = self._factory()
+        self.used = True
+
+    def start(self, info: MatchInfo, limit_s: float) -> str | None:
+        try:
+            self.bot.start(info)
+        except Exception as exc:  # a crashing bot is a fault, never a crashed match
+            return describe(exc, "on_match_start", self.folder, self.full)
+        return None
+
+    def ask(self, request: DecisionRequest) -> None:
+        observation = self.observation_type.from_json(private_copy(request.observation))
+        started = time.perf_counter()
+        try:
+            answer = self.bot.act(observation, request.legal_actions)
+        except Exception as exc:
+            self.reply = Reply(request.seat, None, time.perf_counter() - started,
+                               (FaultKind.EXCEPTION, describe(exc, "act()", self.folder, self.full)))
+        else:
+            self.reply = Reply(request.seat, answer, time.perf_counter() - started)
+
+    def end(self, info: MatchInfo, result: dict[str, Any], limit_s: float) -> str | None:
+        try:
+            self.bot.on_match_end(info, result)
+        except Exception as exc:
+            return describe(exc, "on_match_end", self.folder, self.full)
+        return None
+
+
+class WorkerSeat(Seat):
+    """A bot in its own process, cut off at each deadline.
+
+    The worker loads the bot at once (its load errors raise BotLoadError here, before any
+    match), makes a fresh bot object for every match, and runs in the bot's folder."""
+
+    def __init__(self, source: BotSource, game: str, full_tracebacks: bool = False) -> None:
+        self.source = source
+        self.game = game
+        self.full = full_tracebacks
+        self._spawn()
+
+    # ----- the process ------------------------------------------------------------------
+    def _spawn(self) -> None:
+        # spawn, not fork: the parent may hold threads (gRPC, progress bars) that fork would
+        # copy in a broken state, and a fresh interpreter is what the platform gives a bot.
+        context = multiprocessing.get_context("spawn")
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_worker_main, args=(child, self.source, self.game, self.full),
+                                       daemon=True, name=f"skyarena-bot-{self.source}")
+        self.process.start()
+        child.close()
+        self.turn = 0          # the turn of the last request sent
+        self.busy = False      # a request (or hook) is still running after its deadline
+        self.fresh = True      # the bot object made at load time has not played yet
+        if not self.conn.poll(LOAD_TIMEOUT_S):
+            self._kill()
+            raise BotLoadError(f"{self.source}: loading the bot took more than {LOAD_TIMEOUT_S:g} s; "
+                               "load less at import time (or in on_match_start, which has the first-move time).")
+        try:
+            kind, payload = self.conn.recv()
+        except EOFError:
+            self._kill()
+            raise BotLoadError(f"{self.source}: the bot's process died while loading it (exit status "
+                               f"{self.process.exitcode}).") from None
+        if kind == "error":
+            self._kill()
+            raise BotLoadError(payload)
+        self.name = payload
+
+    def _kill(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.conn.close()
+
+    def _receive(self, kind: str, deadline: float) -> tuple[Any, ...] | None:
+        """The worker's next message of this kind by ``deadline`` (perf_counter time), late
+        answers skipped; None when the deadline passes or the worker died."""
+        while True:
+            timeout = deadline - time.perf_counter()
+            if timeout <= 0 or not self.conn.poll(timeout):
+                return None
+            try:
+                message = self.conn.recv()
+            except (EOFError, OSError):
+                return None
+            if message[0] == kind:
+                self.busy = False
+                return message
+            # a late answer: its decision was already played by the fallback
+
+    def _hook(self, message: tuple[Any, ...], kind: str, hook: str, limit_s: float) -> str | None:
+        if self.busy or not self.process.is_alive():
+            return f"{hook} was not called: the bot was still busy with a decision past its deadline"
+        self.conn.send(message)
+        reply = self._receive(kind, time.perf_counter() + limit_s)
+        if reply is None:
+            self.busy = True
+            return f"{hook} did not return within {limit_s:.3f} s"
+        return reply[1]
+
+    # ----- the Seat interface -----------------------------------------------------------
+    def new_match(self) -> None:
+        if self.busy or not self.process.is_alive():
+            self._kill()   # still stuck in the last match, or dead: a new process for this one
+            self._spawn()
+
+    def start(self, info: MatchInfo, limit_s: float) -> str | None:
+        fresh, self.fresh = self.fresh, False
+        return self._hook(("start", info, fresh), "started", "on_match_start", limit_s)
+
+    def ask(self, request: DecisionRequest) -> None:
+        self.turn = request.turn
+        self.seat = request.seat
+        self.sent_at = time.perf_counter()
+        self.deadline_at = self.sent_at + request.deadline_s
+        if self.process.is_alive():
+            self.conn.send(("act", request.turn, request.observation, request.legal_actions))
+
+    def reply_if_ready(self, now: float) -> Reply | None:
+        """The answer to the last request if it has come (reading what waits in the pipe),
+        a fault if the deadline passed or the worker died, else None."""
+        while self.conn.poll():
+            try:
+                message = self.conn.recv()
+            except (EOFError, OSError):
+                break
+            if message[0] == "answer" and message[1] == self.turn:
+                self.busy = False
+                _, _, answer, fault = message
+                return Reply(self.seat, answer, now - self.sent_at, fault)
+            # a late answer to an earlier turn: its decision was already played by the fallback
+        elapsed = now - self.sent_at
+        if not self.process.is_alive():
+            return Reply(self.seat, None, elapsed, (FaultKind.EXCEPTION,
+                                                    f"the bot's process died (exit status {self.process.exitcode})"))
+        if now >= self.deadline_at:
+            self.busy = True
+            return Reply(self.seat, None, elapsed, (FaultKind.TIMEOUT, f"no answer within {elapsed:.3f} s (the "
+                                                    "move limit plus what was left of the time bank)"))
+        return None
+
+    def end(self, info: MatchInfo, result: dict[str, Any], limit_s: float) -> str | None:
+        if self.busy:
+            return None  # stuck past a deadline: it is replaced before the next match anyway
+        return self._hook(("end", info, result), "ended", "on_match_end", limit_s)
+
+    def close(self) -> None:
+        if self.process.is_alive() and not self.busy:
+            self.conn.send(("stop",))
+            self.process.join(STOP_GRACE_S)
+        self._kill()
+
+
+def collect(seats: Sequence[Seat], requests: Sequence[DecisionRequest]) -> list[Reply]:
+    """Ask every request of a step at once (workers think in parallel), then gather the
+    replies as they come; each worker is waited for until its own deadline only."""
+    for request in requests:
+        seats[request.seat].ask(request)
+    replies: list[Reply] = []
+    waiting: list[WorkerSeat] = []
+    for request in requests:
+        seat = seats[request.seat]
+        if isinstance(seat, WorkerSeat):
+            waiting.append(seat)
+        else:
+            assert isinstance(seat, InProcessSeat) and seat.reply is not None
+            replies.append(seat.reply._replace(seat=request.seat))
+    while waiting:
+        now = time.perf_counter()
+        for seat in list(waiting):
+            reply = seat.reply_if_ready(now)
+            if reply is not None:
+                replies.append(reply)
+                waiting.remove(seat)
+        if waiting:
+            wait([seat.conn for seat in waiting], max(0.0, min(seat.deadline_at for seat in waiting) - now))
+    return replies
+
+
+# ----- the worker process ------------------------------------------------------------------
+
+def _load(source: BotSource, game: str) -> tuple[str, type[Bot]]:
+    if isinstance(source, str):
+        return load_bot(source, game)
+    return source.display_name(), source
+
+
+def _worker_main(conn: Connection, source: BotSource, game: str, full: bool) -> None:
+    """Load the bot, then answer the parent's messages until told to stop."""
+    try:
+        name, cls = _load(source, game)
+        folder = bot_folder(cls)
+        if isinstance(source, str) and Path(source.partition(":")[0]).exists():
+            os.chdir(folder)  # a bot's relative data files resolve against its folder
+        bot = create_bot(cls)
+    except BotLoadError as exc:
+        conn.send(("error", str(exc)))
+        return
+    conn.send(("ready", name))
+    observation_type = observation_class(game)
+    while True:
+        try:
+            message = conn.recv()
+        except EOFError:
+            return  # the parent went away
+        kind = message[0]
+        if kind == "act":
+            _, turn, observation, legal = message
+            try:
+                answer = bot.act(observation_type.from_json(observation), legal)
+            except Exception as exc:
+                conn.send(("answer", turn, None, (FaultKind.EXCEPTION, describe(exc, "act()", folder, full))))
+                continue
+            try:
+                conn.send(("answer", turn, answer, None))
+            except Exception as exc:  # an answer that cannot be sent cannot be an action
+                conn.send(("answer", turn, None, (FaultKind.UNPARSEABLE, f"the answer {answer!r} is not an "
+                                                  f"action, its notation or its index ({exc})")))
+        elif kind == "start":
+            _, info, fresh = message
+            reason = None
+            try:
+                if not fresh:
+                    bot = create_bot(cls)
+                bot.start(info)
+            except BotLoadError as exc:
+                reason = str(exc)
+            except Exception as exc:
+                reason = describe(exc, "on_match_start", folder, full)
+            conn.send(("started", reason))
+        elif kind == "end":
+            _, info, result = message
+            try:
+                bot.on_match_end(info, result)
+            except Exception as exc:
+                conn.send(("ended", describe(exc, "on_match_end", folder, full)))
+            else:
+                conn.send(("ended", None))
+        else:
+            return
