@@ -306,6 +306,19 @@ def _print_reasons(report: SeriesReport) -> None:
 
 
 @main.command()
+@click.argument("game")
+def docs(game: str) -> None:
+    """The reference of GAME for a bot: observation fields, decisions, legal actions, notation, options."""
+    from .reference import reference  # plays a few sample games: only when asked
+
+    try:
+        text = reference(game)
+    except SkyarenaError as exc:
+        raise UserError(str(exc)) from None
+    click.echo(text, nl=False)
+
+
+@main.command()
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--verify", is_flag=True, help="Re-play every move and check chance outcomes and the final hash.")
 def replay(file: Path, verify: bool) -> None:
