@@ -173,7 +173,8 @@ def clock_options(command: Any) -> Any:
     return command
 
 
-def replay_path(directory: Path, game: str, seed: int) -> Path:
+def replay_path(directory: Path, game: str, seed: int | str) -> Path:
+    """A replay's file: a local match is named by its seed, a referee's by its match id."""
     return directory / f"{game}-{seed}.jsonl"
 
 
@@ -188,7 +189,7 @@ def prepare_replay_dir(directory: Path, paths: list[Path], force: bool) -> None:
     if existing and not force:
         more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
         raise UserError(f"{existing[0]}{more} exists already; pass --force to overwrite, or choose another "
-                        "--replay-dir or --seed")
+                        "--replay-dir")
 
 
 def write_replay(path: Path, records: list[dict[str, Any]], seat_names: list[str]) -> None:

@@ -114,7 +114,8 @@ def _observation(game: str) -> list[str]:
         seen.append(nested)
         todo.extend(nested_types(nested))
         summary = (nested.__doc__ or "").split("\nFields\n")[0].strip()
-        lines += ["", f"### `{nested.__name__}`", "", textwrap.dedent(summary), "", "```", fields_section(nested), "```"]
+        lines += ["", f"### `{nested.__name__}`", "", textwrap.dedent(summary), "",
+                  "```", fields_section(nested), "```"]
     return lines
 
 
