@@ -277,9 +277,9 @@ def _print_report(report: SeriesReport) -> None:
         for match_seed, seats, fault in faults[:20]:
             console.print(f"  match seed {match_seed}, turn {fault['turn']}, seat {fault['seat']} "
                           f"({seats[fault['seat']]}): {fault['kind']} — {first_line(fault['reason'])}"
-                          + (" (forfeit)" if fault["forfeit"] else ""), highlight=False)
-            if "\n" in fault["reason"]:
-                console.print(fault["reason"].split("\n", 1)[1], markup=False, highlight=False)
+                          + (" (forfeit)" if fault["forfeit"] else ""), highlight=False, soft_wrap=True)
+            if "\n" in fault["reason"]:  # the bot's traceback, unwrapped so paths stay whole
+                console.print(fault["reason"].split("\n", 1)[1], markup=False, highlight=False, soft_wrap=True)
         if len(faults) > 20:
             console.print(f"  ... and {len(faults) - 20} more (--json lists them all)")
 

@@ -96,7 +96,8 @@ def run_command(bot: str, referee: str | None, token: str | None, stdio: bool, g
         return
     res = outcome.result
     own = [f for f in outcome.faults if f["seat"] == outcome.seat]
-    err_console.print(f"match {outcome.match_id}: seat {outcome.seat} ranked {res["ranks"][outcome.seat] + 1} (1 = first) "
+    err_console.print(f"match {outcome.match_id}: seat {outcome.seat} ranked {res['ranks'][outcome.seat] + 1} "
+                      "(1 = first) "
                       f"({res['reason']}); ranks {res['ranks']}, scores {res['scores']}; "
                       f"{len(own)} fault(s) of this seat")
 
@@ -435,9 +436,9 @@ async def _run_match(game: str, bots: tuple[str, ...], referee: str, service_tok
                 failed = True
                 tail = log_path.read_text(errors="replace")[-800:].strip()
                 err_console.print(f"[yellow]seat {seat} ({bot}) {_exit_text(code)}[/yellow]"
-                                  + (f"; its last output:\n{tail}" if tail else ""), highlight=False)
+                                  + (f"; its last output:\n{tail}" if tail else ""), highlight=False, soft_wrap=True)
     if kept or failed:
-        err_console.print(f"seat logs: {logs}", highlight=False)
+        err_console.print(f"seat logs: {logs}", highlight=False, soft_wrap=True)
     else:
         shutil.rmtree(logs, ignore_errors=True)
     end = status.end
