@@ -23,7 +23,8 @@ from referee.games import GameSpec, make, spec
 from .games import module_name, observation_class
 from .observation import document_fields, fields_section, nested_types
 
-SAMPLE_SEEDS = range(6)        # seeded random games whose decisions the reference shows
+SAMPLE_SEEDS = range(40)       # seeded random games whose decisions the reference shows...
+SAMPLE_PATIENCE = 8            # ... until this many games in a row showed no new decision kind
 EXAMPLES_PER_KIND = 4          # legal actions shown per decision kind
 README_SECTIONS = ("## Action notation", "## Who decides when", "## Result", "## `setup`")
 
@@ -47,7 +48,11 @@ def sample_decisions(game: str) -> list[DecisionKind]:
     """Every decision kind met in a few seeded games of random play, with its legal actions."""
     game_spec = spec(game)
     kinds: dict[str, DecisionKind] = {}
+    last_new = 0
     for seed in SAMPLE_SEEDS:
+        if seed - last_new >= SAMPLE_PATIENCE:
+            break
+        known = len(kinds)
         state = make(game, game_spec.min_players, seed)
         chooser = random.Random(seed)
         while not state.is_over():
@@ -67,6 +72,8 @@ def sample_decisions(game: str) -> list[DecisionKind]:
                     kind.payload = observation["pending"]
                 joint[seat] = legal[chooser.randrange(len(legal))]
             state.apply(joint)
+        if len(kinds) > known:
+            last_new = seed
     return list(kinds.values())
 
 
@@ -122,7 +129,9 @@ def _observation(game: str) -> list[str]:
 def _decisions(game: str) -> list[str]:
     lines = ["## Decisions and legal actions", "",
              "`act(observation, legal_actions)` gets the legal actions in canonical order; return one of them, its "
-             "notation string (`str(action)`) or its index. The fallback for a fault is the first one.", ""]
+             "notation string (`str(action)`) or its index. The fallback for a fault is the first one.", "",
+             "The decision kinds below are those met in a few seeded games of random play (rarer ones are listed in "
+             "the observation's field docs), each with its legal actions' types and first examples.", ""]
     kinds = sample_decisions(game)
     types = {name: t for kind in kinds for name, t in kind.action_types.items()}
     lines += ["Action types:", ""] + [f"- {_action_type(t)}" for t in types.values()] + [""]
