@@ -148,6 +148,26 @@ def _rpc_error(what: str, exc: Any) -> UserError:
     return UserError(f"{what} failed: {exc.code().name}: {exc.details()}")
 
 
+# Options shared by the commands that reach a referee (one definition, one help text).
+referee_option = click.option("--referee", envvar="SKYARENA_REFEREE", required=True, metavar="HOST:PORT",
+                              help="The referee's address (env SKYARENA_REFEREE).")
+service_token_option = click.option("--service-token", envvar="SKYARENA_SERVICE_TOKEN", required=True,
+                                    help="The referee's service token (env SKYARENA_SERVICE_TOKEN).")
+
+
+def new_match_options(command: Any) -> Any:
+    """What a new match on a referee needs: address, service token, seed, options, clocks."""
+    for option in reversed([
+        referee_option, service_token_option,
+        click.option("--seed", type=int, default=None, help="The match seed (default: the referee draws one)."),
+        click.option("-o", "--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
+                     help="A game option (repeatable)."),
+        clock_options,
+    ]):
+        command = option(command)
+    return command
+
+
 # ----- skyarena start ------------------------------------------------------------------------
 
 @main.command("start")
@@ -155,13 +175,7 @@ def _rpc_error(what: str, exc: Any) -> UserError:
 @click.option("--players", type=click.IntRange(min=1), required=True, help="Seats in the match.")
 @click.option("--name", "names", multiple=True, metavar="NAME",
               help="A seat's display name, in seat order (repeatable; default seat0, seat1...).")
-@click.option("--referee", envvar="SKYARENA_REFEREE", required=True, metavar="HOST:PORT",
-              help="The referee's address (env SKYARENA_REFEREE).")
-@click.option("--service-token", envvar="SKYARENA_SERVICE_TOKEN", required=True,
-              help="The referee's service token (env SKYARENA_SERVICE_TOKEN).")
-@click.option("--seed", type=int, default=None, help="The match seed (default: the referee draws one).")
-@click.option("-o", "--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="A game option (repeatable).")
-@clock_options
+@new_match_options
 @click.option("--json", "as_json", is_flag=True, help='Print {"match_id", "seed", "seats": [{"seat", "token"}]}.')
 def start_command(game: str, players: int, names: tuple[str, ...], referee: str, service_token: str,
                   seed: int | None, option_pairs: tuple[str, ...], move_time: float, bank: float, first_move: float,
@@ -212,8 +226,7 @@ def _checked_options(game: str, players: int, option_pairs: tuple[str, ...]) -> 
 
 @main.command("watch")
 @click.argument("match_id")
-@click.option("--referee", envvar="SKYARENA_REFEREE", required=True, metavar="HOST:PORT",
-              help="The referee's address (env SKYARENA_REFEREE).")
+@referee_option
 @click.option("--from-start", is_flag=True, help="Every public event from the first move (default: from now).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per event (header, step, fault, end).")
 def watch_command(match_id: str, referee: str, from_start: bool, as_json: bool) -> None:
@@ -266,8 +279,7 @@ def _print_event(event: Any) -> None:
 
 @main.command("fetch-replay")
 @click.argument("match_id")
-@click.option("--referee", envvar="SKYARENA_REFEREE", required=True, metavar="HOST:PORT",
-              help="The referee's address (env SKYARENA_REFEREE).")
+@referee_option
 @click.option("--service-token", envvar="SKYARENA_SERVICE_TOKEN", required=True,
               help="The referee's service token (env SKYARENA_SERVICE_TOKEN); a replay reveals every hidden card.")
 @click.option("--replay-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
@@ -313,13 +325,7 @@ def _write_status_replay(status: Any, replay_dir: Path, force: bool) -> Path:
 @main.command("match")
 @click.argument("game")
 @click.argument("bots", nargs=-1, required=True)
-@click.option("--referee", envvar="SKYARENA_REFEREE", required=True, metavar="HOST:PORT",
-              help="The referee's address (env SKYARENA_REFEREE).")
-@click.option("--service-token", envvar="SKYARENA_SERVICE_TOKEN", required=True,
-              help="The referee's service token (env SKYARENA_SERVICE_TOKEN).")
-@click.option("--seed", type=int, default=None, help="The match seed (default: the referee draws one).")
-@click.option("-o", "--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="A game option (repeatable).")
-@clock_options
+@new_match_options
 @click.option("--timeout", type=click.FloatRange(min=1), default=3600.0, show_default=True,
               help="Give up (and cancel the match) after this many seconds.")
 @click.option("--replay-dir", type=click.Path(file_okay=False, path_type=Path),
