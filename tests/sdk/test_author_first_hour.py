@@ -69,7 +69,9 @@ def test_help_shows_the_pending_payload_of_skyjo_decisions() -> None:
     import skyarena.games.skyjo_action as g
 
     shown = " ".join(pydoc.render_doc(g.Observation, renderer=pydoc.plaintext).split())
-    assert "pending : dict[str, Any]" in shown and "``players``/``picked`` of a swap" in shown
+    assert "pending : dict[str, Any]" in shown
+    for kind in ("turn", "drawn", "star", "lines", "pick", "meteor", "defend"):  # each kind's payload
+        assert f"``{kind}``" in shown.split("pending : ")[1].split("areas : ")[0]
 
 
 def test_docs_prints_a_reference_with_fields_decisions_actions_and_notation() -> None:
