@@ -91,9 +91,13 @@ def load_bot(spec: str, game: str) -> tuple[str, type[Bot]]:
     return (cls.name or path.stem), cls
 
 
-def bot_folder(cls: type[Bot]) -> Path:
-    """The folder of the file defining ``cls``: the bot's own code and data live there."""
-    return Path(inspect.getfile(cls)).resolve().parent
+def bot_folder(cls: type[Bot]) -> Path | None:
+    """The folder of the file defining ``cls``: the bot's own code and data live there
+    (None for a class without a file, e.g. one typed into an interactive session)."""
+    try:
+        return Path(inspect.getfile(cls)).resolve().parent
+    except (TypeError, OSError):
+        return None
 
 
 def create_bot(cls: type[Bot]) -> Bot:
@@ -105,11 +109,18 @@ def create_bot(cls: type[Bot]) -> Bot:
     except (TypeError, ValueError):  # no introspectable signature: let the call tell
         required = []
     if required:
-        raise BotLoadError(f"{cls.__name__}.__init__ in {inspect.getfile(cls)} needs {', '.join(required)}; a bot "
+        raise BotLoadError(f"{cls.__name__}.__init__ in {_where(cls)} needs {', '.join(required)}; a bot "
                            "is created without arguments: give them default values (or set them in "
                            "on_match_start).")
     try:
         return cls()
     except Exception as exc:
         reason = first_line(describe(exc, f"{cls.__name__}()", bot_folder(cls)))
-        raise BotLoadError(f"{inspect.getfile(cls)}: {reason}. Fix it and run again.") from None
+        raise BotLoadError(f"{_where(cls)}: {reason}. Fix it and run again.") from None
+
+
+def _where(cls: type[Bot]) -> str:
+    try:
+        return inspect.getfile(cls)
+    except TypeError:
+        return cls.__qualname__

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import time
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection, wait
@@ -51,9 +52,39 @@ class Reply(NamedTuple):
     fault: tuple[FaultKind, str] | None = None
 
 
+class Hooks:
+    """A bot's hooks called with a fault reason instead of an exception: how both kinds of
+    seat call a bot, so a bot fails the same way in either."""
+
+    def __init__(self, bot: Bot, full_tracebacks: bool) -> None:
+        self.bot = bot
+        self.folder = bot_folder(type(bot))
+        self.full = full_tracebacks
+
+    def start(self, info: MatchInfo) -> str | None:
+        try:
+            self.bot.start(info)
+        except Exception as exc:  # a crashing bot is a fault, never a crashed match
+            return describe(exc, "on_match_start", self.folder, self.full)
+        return None
+
+    def act(self, observation: Any, legal_actions: list[Any]) -> tuple[Any, tuple[FaultKind, str] | None]:
+        try:
+            return self.bot.act(observation, legal_actions), None
+        except Exception as exc:
+            return None, (FaultKind.EXCEPTION, describe(exc, "act()", self.folder, self.full))
+
+    def end(self, info: MatchInfo, result: dict[str, Any]) -> str | None:
+        try:
+            self.bot.on_match_end(info, result)
+        except Exception as exc:
+            return describe(exc, "on_match_end", self.folder, self.full)
+        return None
+
+
 class Seat:
-    """One bot in a local match. ``ask`` sends every decision of a step, then ``collect``
-    returns the replies, each by its own deadline."""
+    """One bot in a local match: ``new_match``, ``start``, then ``ask`` for each decision
+    (:func:`collect` gathers the replies of a step), ``end``; ``close`` after the last match."""
 
     name: str = ""
 
@@ -81,42 +112,28 @@ class InProcessSeat(Seat):
     def __init__(self, bot: Bot | Callable[[], Bot], game: str, full_tracebacks: bool = False) -> None:
         self.observation_type = observation_class(game)
         self._factory = None if isinstance(bot, Bot) else bot
-        self.bot = bot if isinstance(bot, Bot) else bot()
-        self.name = self.bot.display_name()
-        self.folder = bot_folder(type(self.bot))
         self.full = full_tracebacks
+        self.hooks = Hooks(bot if isinstance(bot, Bot) else bot(), full_tracebacks)
+        self.name = self.hooks.bot.display_name()
         self.used = False
         self.reply: Reply | None = None
 
     def new_match(self) -> None:
         if self.used and self._factory is not None:
-            self.bot = self._factory()
+            self.hooks = Hooks(self._factory(), self.full)
         self.used = True
 
     def start(self, info: MatchInfo, limit_s: float) -> str | None:
-        try:
-            self.bot.start(info)
-        except Exception as exc:  # a crashing bot is a fault, never a crashed match
-            return describe(exc, "on_match_start", self.folder, self.full)
-        return None
+        return self.hooks.start(info)
 
     def ask(self, request: DecisionRequest) -> None:
         observation = self.observation_type.from_json(private_copy(request.observation))
         started = time.perf_counter()
-        try:
-            answer = self.bot.act(observation, request.legal_actions)
-        except Exception as exc:
-            self.reply = Reply(request.seat, None, time.perf_counter() - started,
-                               (FaultKind.EXCEPTION, describe(exc, "act()", self.folder, self.full)))
-        else:
-            self.reply = Reply(request.seat, answer, time.perf_counter() - started)
+        answer, fault = self.hooks.act(observation, request.legal_actions)
+        self.reply = Reply(request.seat, answer, time.perf_counter() - started, fault)
 
     def end(self, info: MatchInfo, result: dict[str, Any], limit_s: float) -> str | None:
-        try:
-            self.bot.on_match_end(info, result)
-        except Exception as exc:
-            return describe(exc, "on_match_end", self.folder, self.full)
-        return None
+        return self.hooks.end(info, result)
 
 
 class WorkerSeat(Seat):
@@ -182,8 +199,8 @@ class WorkerSeat(Seat):
             # a late answer: its decision was already played by the fallback
 
     def _hook(self, message: tuple[Any, ...], kind: str, hook: str, limit_s: float) -> str | None:
-        if self.busy or not self.process.is_alive():
-            return f"{hook} was not called: the bot was still busy with a decision past its deadline"
+        if not self.process.is_alive():
+            return f"{hook} was not called: the bot's process had died (exit status {self.process.exitcode})"
         self.conn.send(message)
         reply = self._receive(kind, time.perf_counter() + limit_s)
         if reply is None:
@@ -280,12 +297,13 @@ def _load(source: BotSource, game: str) -> tuple[str, type[Bot]]:
 
 def _worker_main(conn: Connection, source: BotSource, game: str, full: bool) -> None:
     """Load the bot, then answer the parent's messages until told to stop."""
+    sys.stdout = sys.stderr  # a bot's prints reach the console, never the parent's --json output
     try:
         name, cls = _load(source, game)
         folder = bot_folder(cls)
-        if isinstance(source, str) and Path(source.partition(":")[0]).exists():
+        if folder is not None and isinstance(source, str) and Path(source.partition(":")[0]).exists():
             os.chdir(folder)  # a bot's relative data files resolve against its folder
-        bot = create_bot(cls)
+        hooks = Hooks(create_bot(cls), full)
     except BotLoadError as exc:
         conn.send(("error", str(exc)))
         return
@@ -299,35 +317,23 @@ def _worker_main(conn: Connection, source: BotSource, game: str, full: bool) -> 
         kind = message[0]
         if kind == "act":
             _, turn, observation, legal = message
+            answer, fault = hooks.act(observation_type.from_json(observation), legal)
             try:
-                answer = bot.act(observation_type.from_json(observation), legal)
-            except Exception as exc:
-                conn.send(("answer", turn, None, (FaultKind.EXCEPTION, describe(exc, "act()", folder, full))))
-                continue
-            try:
-                conn.send(("answer", turn, answer, None))
+                conn.send(("answer", turn, answer, fault))
             except Exception as exc:  # an answer that cannot be sent cannot be an action
                 conn.send(("answer", turn, None, (FaultKind.UNPARSEABLE, f"the answer {answer!r} is not an "
                                                   f"action, its notation or its index ({exc})")))
         elif kind == "start":
             _, info, fresh = message
-            reason = None
             try:
                 if not fresh:
-                    bot = create_bot(cls)
-                bot.start(info)
+                    hooks = Hooks(create_bot(cls), full)
             except BotLoadError as exc:
-                reason = str(exc)
-            except Exception as exc:
-                reason = describe(exc, "on_match_start", folder, full)
-            conn.send(("started", reason))
+                conn.send(("started", str(exc)))
+            else:
+                conn.send(("started", hooks.start(info)))
         elif kind == "end":
             _, info, result = message
-            try:
-                bot.on_match_end(info, result)
-            except Exception as exc:
-                conn.send(("ended", describe(exc, "on_match_end", folder, full)))
-            else:
-                conn.send(("ended", None))
+            conn.send(("ended", hooks.end(info, result)))
         else:
             return

@@ -133,10 +133,12 @@ def test_play_json_carries_reasons_and_each_matchs_faults(tmp_path: Path) -> Non
         from skyarena import Bot
         class Crash(Bot):
             def act(self, observation, legal_actions):
+                print("thinking...")  # a bot's prints go to the console, never into the JSON
                 raise KeyError("card")
     """)
     done = skyarena("play", "sky-team", str(crash), "heuristic", "--games", "2", "--json", "--strikes", "1")
     assert done.returncode == 0, done.stderr
+    assert "thinking..." in done.stderr
     data = json.loads(done.stdout)
     assert data["cooperative"] is True and data["reasons"] == {"forfeit": 2} and data["team"]["wins"] == 0
     assert [m["seats"] for m in data["matches"]] == [["crash", "heuristic"], ["heuristic", "crash"]]
