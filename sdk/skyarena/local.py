@@ -19,7 +19,8 @@ from referee.match import Fault, FaultKind, MatchRecord, MatchRunner, TimeContro
 from .bot import Bot, MatchInfo, bot_seed
 from .games import observation_class
 from .loader import create_bot, load_bot
-from .seats import BotSource, InProcessSeat, Seat, WorkerSeat, collect
+from .seats import InProcessSeat, Seat, WorkerSeat, collect
+from .worker import BotSource
 
 DEFAULT_TIME = TimeControl()   # the referee's defaults: one set of clocks everywhere
 DEFAULT_STRIKES = 3            # the referee's default strike limit (StartMatchRequest.strike_limit)

@@ -18,26 +18,22 @@ whose answer the referee refused would.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
+import contextlib
+import socket
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection, wait
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from referee.games.core.views import private_copy  # in-process bots share the engine's process
 from referee.match import DecisionRequest, FaultKind
 
 from .bot import Bot, MatchInfo
-from .bot_errors import describe
 from .games import observation_class
-from .loader import BotLoadError, bot_folder, create_bot, load_bot
-
-# A bot given as a spec (house bot name, file.py[:Class] or a folder) or as a Bot class
-# importable by its module name (the worker imports it again).
-BotSource = str | type[Bot]
+from .loader import BotLoadError
+from .worker import BotSource, Hooks
 
 LOAD_TIMEOUT_S = 60.0   # loading a bot (imports, models) before its first match
 STOP_GRACE_S = 1.0      # a worker asked to stop gets this long before it is killed
@@ -50,36 +46,6 @@ class Reply(NamedTuple):
     answer: Any
     elapsed_s: float
     fault: tuple[FaultKind, str] | None = None
-
-
-class Hooks:
-    """A bot's hooks called with a fault reason instead of an exception: how both kinds of
-    seat call a bot, so a bot fails the same way in either."""
-
-    def __init__(self, bot: Bot, full_tracebacks: bool) -> None:
-        self.bot = bot
-        self.folder = bot_folder(type(bot))
-        self.full = full_tracebacks
-
-    def start(self, info: MatchInfo) -> str | None:
-        try:
-            self.bot.start(info)
-        except Exception as exc:  # a crashing bot is a fault, never a crashed match
-            return describe(exc, "on_match_start", self.folder, self.full)
-        return None
-
-    def act(self, observation: Any, legal_actions: list[Any]) -> tuple[Any, tuple[FaultKind, str] | None]:
-        try:
-            return self.bot.act(observation, legal_actions), None
-        except Exception as exc:
-            return None, (FaultKind.EXCEPTION, describe(exc, "act()", self.folder, self.full))
-
-    def end(self, info: MatchInfo, result: dict[str, Any]) -> str | None:
-        try:
-            self.bot.on_match_end(info, result)
-        except Exception as exc:
-            return describe(exc, "on_match_end", self.folder, self.full)
-        return None
 
 
 class Seat:
@@ -150,36 +116,38 @@ class WorkerSeat(Seat):
 
     # ----- the process ------------------------------------------------------------------
     def _spawn(self) -> None:
-        # spawn, not fork: the parent may hold threads (gRPC, progress bars) that fork would
-        # copy in a broken state, and a fresh interpreter is what the platform gives a bot.
-        context = multiprocessing.get_context("spawn")
-        self.conn, child = context.Pipe()
-        self.process = context.Process(target=_worker_main, args=(child, self.source, self.game, self.full),
-                                       daemon=True, name=f"skyarena-bot-{self.source}")
-        self.process.start()
-        child.close()
+        ours, theirs = socket.socketpair()
+        self.process = subprocess.Popen([sys.executable, "-m", "skyarena.worker", str(theirs.fileno())],
+                                        pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL)
+        theirs.close()
+        self.conn = Connection(ours.detach())
         self.turn = 0          # the turn of the last request sent
         self.busy = False      # a request (or hook) is still running after its deadline
         self.fresh = True      # the bot object made at load time has not played yet
+        self.conn.send((sys.path, self.source, self.game, self.full))
         if not self.conn.poll(LOAD_TIMEOUT_S):
             self._kill()
             raise BotLoadError(f"{self.source}: loading the bot took more than {LOAD_TIMEOUT_S:g} s; "
                                "load less at import time (or in on_match_start, which has the first-move time).")
         try:
             kind, payload = self.conn.recv()
-        except EOFError:
+        except (EOFError, OSError):
             self._kill()
             raise BotLoadError(f"{self.source}: the bot's process died while loading it (exit status "
-                               f"{self.process.exitcode}).") from None
+                               f"{self.process.returncode}).") from None
         if kind == "error":
             self._kill()
             raise BotLoadError(payload)
         self.name = payload
 
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
     def _kill(self) -> None:
-        if self.process.is_alive():
+        if self.alive:
             self.process.kill()
-        self.process.join()
+        self.process.wait()
         self.conn.close()
 
     def _receive(self, kind: str, deadline: float) -> tuple[Any, ...] | None:
@@ -199,8 +167,8 @@ class WorkerSeat(Seat):
             # a late answer: its decision was already played by the fallback
 
     def _hook(self, message: tuple[Any, ...], kind: str, hook: str, limit_s: float) -> str | None:
-        if not self.process.is_alive():
-            return f"{hook} was not called: the bot's process had died (exit status {self.process.exitcode})"
+        if not self.alive:
+            return f"{hook} was not called: the bot's process had died (exit status {self.process.returncode})"
         self.conn.send(message)
         reply = self._receive(kind, time.perf_counter() + limit_s)
         if reply is None:
@@ -210,7 +178,7 @@ class WorkerSeat(Seat):
 
     # ----- the Seat interface -----------------------------------------------------------
     def new_match(self) -> None:
-        if self.busy or not self.process.is_alive():
+        if self.busy or not self.alive:
             self._kill()   # still stuck in the last match, or dead: a new process for this one
             self._spawn()
 
@@ -223,7 +191,7 @@ class WorkerSeat(Seat):
         self.seat = request.seat
         self.sent_at = time.perf_counter()
         self.deadline_at = self.sent_at + request.deadline_s
-        if self.process.is_alive():
+        if self.alive:
             self.conn.send(("act", request.turn, request.observation, request.legal_actions))
 
     def reply_if_ready(self, now: float) -> Reply | None:
@@ -240,9 +208,9 @@ class WorkerSeat(Seat):
                 return Reply(self.seat, answer, now - self.sent_at, fault)
             # a late answer to an earlier turn: its decision was already played by the fallback
         elapsed = now - self.sent_at
-        if not self.process.is_alive():
+        if not self.alive:
             return Reply(self.seat, None, elapsed, (FaultKind.EXCEPTION,
-                                                    f"the bot's process died (exit status {self.process.exitcode})"))
+                                                    f"the bot's process died (exit status {self.process.returncode})"))
         if now >= self.deadline_at:
             self.busy = True
             return Reply(self.seat, None, elapsed, (FaultKind.TIMEOUT, f"no answer within {elapsed:.3f} s (the "
@@ -255,9 +223,10 @@ class WorkerSeat(Seat):
         return self._hook(("end", info, result), "ended", "on_match_end", limit_s)
 
     def close(self) -> None:
-        if self.process.is_alive() and not self.busy:
+        if self.alive and not self.busy:
             self.conn.send(("stop",))
-            self.process.join(STOP_GRACE_S)
+            with contextlib.suppress(subprocess.TimeoutExpired):  # then it is killed below
+                self.process.wait(STOP_GRACE_S)
         self._kill()
 
 
@@ -285,55 +254,3 @@ def collect(seats: Sequence[Seat], requests: Sequence[DecisionRequest]) -> list[
         if waiting:
             wait([seat.conn for seat in waiting], max(0.0, min(seat.deadline_at for seat in waiting) - now))
     return replies
-
-
-# ----- the worker process ------------------------------------------------------------------
-
-def _load(source: BotSource, game: str) -> tuple[str, type[Bot]]:
-    if isinstance(source, str):
-        return load_bot(source, game)
-    return source.display_name(), source
-
-
-def _worker_main(conn: Connection, source: BotSource, game: str, full: bool) -> None:
-    """Load the bot, then answer the parent's messages until told to stop."""
-    sys.stdout = sys.stderr  # a bot's prints reach the console, never the parent's --json output
-    try:
-        name, cls = _load(source, game)
-        folder = bot_folder(cls)
-        if folder is not None and isinstance(source, str) and Path(source.partition(":")[0]).exists():
-            os.chdir(folder)  # a bot's relative data files resolve against its folder
-        hooks = Hooks(create_bot(cls), full)
-    except BotLoadError as exc:
-        conn.send(("error", str(exc)))
-        return
-    conn.send(("ready", name))
-    observation_type = observation_class(game)
-    while True:
-        try:
-            message = conn.recv()
-        except EOFError:
-            return  # the parent went away
-        kind = message[0]
-        if kind == "act":
-            _, turn, observation, legal = message
-            answer, fault = hooks.act(observation_type.from_json(observation), legal)
-            try:
-                conn.send(("answer", turn, answer, fault))
-            except Exception as exc:  # an answer that cannot be sent cannot be an action
-                conn.send(("answer", turn, None, (FaultKind.UNPARSEABLE, f"the answer {answer!r} is not an "
-                                                  f"action, its notation or its index ({exc})")))
-        elif kind == "start":
-            _, info, fresh = message
-            try:
-                if not fresh:
-                    hooks = Hooks(create_bot(cls), full)
-            except BotLoadError as exc:
-                conn.send(("started", str(exc)))
-            else:
-                conn.send(("started", hooks.start(info)))
-        elif kind == "end":
-            _, info, result = message
-            conn.send(("ended", hooks.end(info, result)))
-        else:
-            return

@@ -418,3 +418,16 @@ def test_verify_accepts_faults_and_forfeits_as_recorded(tmp_path: Path) -> None:
     verified = CliRunner().invoke(main, ["replay", str(replay), "--verify"])
     assert verified.exit_code == 0, verified.output
 
+
+
+def test_isolated_play_from_a_script_without_a_main_guard(tmp_path: Path) -> None:
+    """The worker is a fresh `python -m skyarena.worker`: it never re-runs the caller's script."""
+    script = write(tmp_path, "evaluate.py", """
+        from skyarena.local import play_series
+        print("script ran")
+        report = play_series("sky-team", [("", "random"), ("", "heuristic")], 2, isolate=True)
+        print([s.games for s in report.standings])
+    """)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("script ran") == 1 and "[2, 2]" in done.stdout
