@@ -38,15 +38,19 @@ from .cli import (
     replay_path,
     write_replay,
 )
-from .loader import BotLoadError
+from .loader import BotLoadError, create_bot, load_bot
 
 CONNECT_TIMEOUT_S = 10.0   # an unreachable referee is reported after this, not waited for forever
 
 
 def _bot_factory(bot_spec: str, game: str | None) -> Any:
+    """The remote runner's bot factory, after one trial creation of a bot file's class: an
+    ``__init__`` that raises or needs arguments is a one-line error before connecting."""
     from .remote.runner import bot_factory
 
     try:
+        if Path(bot_spec.partition(":")[0]).exists() or Path(bot_spec).exists():
+            create_bot(load_bot(bot_spec, game or "")[1])
         return bot_factory(bot_spec, game)
     except BotLoadError as exc:
         raise UserError(str(exc)) from None

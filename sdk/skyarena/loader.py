@@ -45,8 +45,9 @@ def load_bot(spec: str, game: str) -> tuple[str, type[Bot]]:
                                f"(`skyarena new {game} DIR` writes one), or name the file itself.")
     elif path.suffix != ".py" and not path.exists():
         raise BotLoadError(
-            f"{spec!r} is neither a house bot of {game} ({', '.join(sorted(house))}) nor a Python file; "
-            "give a house bot name or the path to a .py file that defines a subclass of skyarena.Bot."
+            f"{spec!r} is neither a house bot of {game} ({', '.join(sorted(house))}), a Python file nor a bot "
+            "folder; give a house bot name, or the path to a .py file (or a folder with a bot.py) that defines a "
+            "subclass of skyarena.Bot."
         )
     if not path.is_file():
         raise BotLoadError(f"no bot file at {path}; check the path (`skyarena new {game} DIR` writes a starter bot).")

@@ -431,3 +431,16 @@ def test_isolated_play_from_a_script_without_a_main_guard(tmp_path: Path) -> Non
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("script ran") == 1 and "[2, 2]" in done.stdout
+
+
+def test_run_reports_a_failing_init_in_one_line_before_connecting(tmp_path: Path) -> None:
+    bot = write(tmp_path, "needy.py", """
+        from skyarena import Bot
+        class Needy(Bot):
+            def __init__(self, depth):
+                super().__init__()
+            def act(self, observation, legal_actions):
+                return 0
+    """)
+    done = skyarena("run", str(bot), "--referee", "127.0.0.1:1", "--token", "t")
+    assert done.returncode == 2 and "needs depth" in done.stderr and "Traceback" not in done.stderr
