@@ -321,7 +321,25 @@ async def _final_status(stub: Any, metadata: Any, match_id: str, address: str) -
     if status.state != pb.MATCH_STATE_FINISHED:
         raise RefereeLost(f"referee {address} ended the match without a result: {status.end.reason or 'aborted'}",
                           started=True)
+    await _whole_replay(stub, metadata, status, address)
     return status
+
+
+async def _whole_replay(stub: Any, metadata: Any, status: pb.MatchStatus, address: str) -> None:
+    """Join the replay's pages into ``status.replay_jsonl``: GetMatch pages long replays
+    (``replay_next_offset``) so that no answer passes the referee's message cap."""
+    pages = [status.replay_jsonl]
+    offset = status.replay_next_offset
+    while offset:
+        request = pb.GetMatchRequest(match_id=status.match_id, include_replay=True, replay_offset=offset)
+        try:
+            page = await stub.GetMatch(request, metadata=metadata, timeout=RPC_TIMEOUT_S)
+        except aio.AioRpcError as exc:
+            raise RefereeLost(f"referee {address} was lost while sending the replay: {exc.code().name}: "
+                              f"{exc.details()}", started=True) from None
+        pages.append(page.replay_jsonl)
+        offset = page.replay_next_offset
+    status.replay_jsonl = "".join(pages)
 
 
 async def _cancel(stub: Any, metadata: Any, match_id: str, reason: str) -> None:

@@ -57,9 +57,10 @@ def _stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM, timeout: flo
 class RefereeProcess:
     """``skyarena referee serve`` on a loopback port (chosen by the referee the first time)."""
 
-    def __init__(self, log_dir: Path, name: str = "referee", port: int = 0) -> None:
+    def __init__(self, log_dir: Path, name: str = "referee", port: int = 0, env: dict[str, str] | None = None) -> None:
         self.log_path = log_dir / f"{name}.log"
         self.port = port
+        self.env = env or {}
         self.proc: subprocess.Popen[bytes] | None = None
         self.start()
 
@@ -68,7 +69,7 @@ class RefereeProcess:
         return f"127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        env = dict(os.environ, SKYARENA_SERVICE_TOKEN=SERVICE_TOKEN)
+        env = dict(os.environ, SKYARENA_SERVICE_TOKEN=SERVICE_TOKEN, **self.env)
         with open(self.log_path, "ab") as log:
             self.proc = _spawn([SKYARENA, "referee", "serve", "--listen", f"127.0.0.1:{self.port}"],
                                stdout=subprocess.PIPE, stderr=log, env=env)

@@ -20,11 +20,12 @@ from workers.store.versions import add_active_version
 from .services import SERVICE_TOKEN, RefereeProcess, house_league, tar_of
 
 FAST = {"move_s": 2.0, "bank_s": 5.0, "first_move_s": 10.0}
+PAGE_BYTES = 4096  # the referee's smallest replay page: every replay here comes back in several pages
 
 
 @pytest.fixture(scope="module")
 def referee(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RefereeProcess]:
-    ref = RefereeProcess(tmp_path_factory.mktemp("referee"))
+    ref = RefereeProcess(tmp_path_factory.mktemp("referee"), env={"SKYARENA_REPLAY_PAGE_BYTES": str(PAGE_BYTES)})
     yield ref
     ref.stop()
 
@@ -66,6 +67,17 @@ def test_a_scheduled_match_is_played_by_hosted_bots_rated_and_its_replay_kept(db
     state = replay_io.verify(replay_records(decompress_replay(stored["data"])))  # the stored replay proves the result
     assert state.state_hash() == stored["state_hash"]
     assert confinement is not None and "rlimits" in confinement["confinement"]  # how the bots were confined is kept
+
+
+def test_a_replay_the_referee_sends_in_pages_is_stored_whole(db: Database, player: MatchPlayer) -> None:
+    [match_id] = scheduled(db, game="skybirds")
+    assert play_match(player, match_id).status == "finished"
+    with db.connection() as conn:
+        stored = conn.execute("SELECT data, state_hash FROM replays WHERE match_id = %s", (match_id,)).fetchone()
+    assert stored is not None
+    records = replay_records(decompress_replay(stored["data"]))
+    assert len(replay_io.dumps(records)) > 3 * PAGE_BYTES  # several pages, every one of them kept
+    assert replay_io.verify(records).state_hash() == stored["state_hash"]
 
 
 def test_playing_a_match_again_changes_nothing(db: Database, player: MatchPlayer) -> None:
