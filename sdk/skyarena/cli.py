@@ -57,6 +57,7 @@ PLATFORM_COMMANDS: dict[str, tuple[str, str]] = {
     "season": ("workers.commands.season", "Create, start, close, list and show seasons (organisers, server)."),
     "worker": ("workers.commands.worker", "Run a Celery worker that plays the seasons' matches (server)."),
     "beat": ("workers.commands.beat", "Run Celery beat: schedule matches and reap lost ones (server)."),
+    "arena": ("workers.commands.arena", "Serve the Arena: submissions, ladders, matches and logs over gRPC (server)."),
 }
 
 
