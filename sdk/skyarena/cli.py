@@ -58,6 +58,14 @@ PLATFORM_COMMANDS: dict[str, tuple[str, str]] = {
     "worker": ("workers.commands.worker", "Run a Celery worker that plays the seasons' matches (server)."),
     "beat": ("workers.commands.beat", "Run Celery beat: schedule matches and reap lost ones (server)."),
     "arena": ("workers.commands.arena", "Serve the Arena: submissions, ladders, matches and logs over gRPC (server)."),
+    "login": ("skyarena.arena.login", "Store your Arena address and API token."),
+    "token": ("skyarena.arena.token", "Create API tokens (organisers; --bootstrap for the first one)."),
+    "submit": ("skyarena.arena.submit", "Upload a bot folder to the Arena as a new version."),
+    "bots": ("skyarena.arena.bots", "List your bots on the Arena and their versions' status."),
+    "status": ("skyarena.arena.status", "Show one version's status on the Arena."),
+    "standings": ("skyarena.arena.standings", "Show a season's ladders on the Arena."),
+    "matches": ("skyarena.arena.matches", "List a version's matches on the Arena."),
+    "logs": ("skyarena.arena.logs", "Print your bot's log from a match on the Arena."),
 }
 
 
@@ -210,8 +218,16 @@ def _print_report(report: SeriesReport) -> None:
 @main.command()
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--verify", is_flag=True, help="Re-play every move and check chance outcomes and the final hash.")
-def replay(file: Path, verify: bool) -> None:
-    """Show a replay (.jsonl) turn by turn."""
+@click.option("--json", "as_json", is_flag=True, help="With a MATCH_ID: print the public replay as JSON.")
+def replay(file: Path, verify: bool, as_json: bool) -> None:
+    """Show a replay (.jsonl) turn by turn, or a platform match's public replay (FILE: a match id)."""
+    if not file.exists() and file.suffix != ".jsonl":  # a match id: fetch its public replay from the Arena
+        if verify:
+            raise UserError("--verify needs a replay file: a platform match's public replay holds no hidden moves")
+        from .arena import replay as arena_replay
+
+        arena_replay.show(arena_replay.fetch(str(file)), as_json)
+        return
     try:
         records = replay_io.read(file)
     except SkyarenaError as exc:

@@ -100,7 +100,7 @@ class _Budget:
 
 def _tar_files(data: bytes, budget: _Budget) -> Iterator[tuple[str, bytes]]:
     try:
-        archive = tarfile.open(fileobj=io.BytesIO(data), mode="r:*")
+        archive = tarfile.open(fileobj=io.BytesIO(data), mode="r:*")  # noqa: SIM115 (closed by the with below)
     except (tarfile.TarError, EOFError, OSError):
         raise ArchiveRefused("the upload is not a tar, tar.gz or zip archive: pack the folder with "
                              "skyarena submit DIR") from None

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from referee.games import GAMES
 from workers.house_bots import house_archive
@@ -50,7 +51,7 @@ def queue_smoke(conn: Conn, version_id: int, game: str) -> str:
     return match_id
 
 
-def verdict(seat: dict[str, object], match_id: str, game: str) -> tuple[bool, str]:
+def verdict(seat: dict[str, Any], match_id: str, game: str) -> tuple[bool, str]:
     """(passed, the message the author reads) from the version's participant row."""
     faults = [f for f in seat.get("faults") or [] if isinstance(f, dict)]
     own = [f for f in faults if f.get("kind") in OWN_FAULTS]

@@ -16,7 +16,6 @@ from typing import Any
 
 from .database import Conn, Database
 
-
 # A smoke match has no season: it is played with these clocks (move, bank, first move) and strike
 # limit, generous enough that only a bot that is broken (not one that is slow on a busy machine) fails.
 SMOKE_CLOCK = (5.0, 30.0, 30.0, 3)
