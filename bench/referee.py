@@ -82,14 +82,14 @@ class AlternateState(State):
     def to_move(self) -> tuple[int, ...]:
         return () if self.n >= self.options["decisions"] else (self.n % 2,)
 
-    def legal_actions(self, seat: int) -> list[Any]:
+    def _legal_actions(self, seat: int) -> list[Any]:
         return ["a", "b"] if self.n < self.options["decisions"] and seat == self.n % 2 else []
 
     def _apply(self, actions: dict[int, Any]) -> None:
         self.last = next(iter(actions.values()))
         self.n += 1
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def _observation(self, seat: int) -> dict[str, Any]:
         return {"decision": self.n, "seat": seat, "last": self.last}
 
     def public_view(self) -> dict[str, Any]:

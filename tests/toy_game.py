@@ -28,7 +28,7 @@ class HighDieState(State):
     def to_move(self) -> tuple[int, ...]:
         return () if self.round >= self.options["rounds"] else tuple(range(self.players))
 
-    def legal_actions(self, seat: int) -> list[Any]:
+    def _legal_actions(self, seat: int) -> list[Any]:
         return list(ACTIONS) if self.round < self.options["rounds"] else []
 
     def _apply(self, actions: dict[int, Any]) -> None:
@@ -40,7 +40,7 @@ class HighDieState(State):
         if self.round < self.options["rounds"]:
             self.dice = self.roll_dice("roll", self.players)
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def _observation(self, seat: int) -> dict[str, Any]:
         return {"my_die": self.dice[seat], "totals": list(self.totals), "round": self.round}
 
     def public_view(self) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from importlib import import_module
 from .core import (
     GAMES,
     Action,
+    ArgumentError,
     CounterRng,
     GameSpec,
     IllegalAction,
@@ -16,6 +17,7 @@ from .core import (
     PlayerCountError,
     ReplayError,
     Result,
+    SeatError,
     SkyarenaError,
     State,
     UnknownGame,
@@ -31,7 +33,7 @@ for _package in GAME_PACKAGES:
     import_module(f"{__name__}.{_package}")
 
 __all__ = [
-    "GAMES", "GAME_PACKAGES", "Action", "CounterRng", "GameSpec", "IllegalAction", "MalformedAction", "OptionError",
-    "OptionSpec", "PlayerCountError", "ReplayError", "Result", "SkyarenaError", "State",
-    "UnknownGame", "make", "register", "spec",
+    "GAMES", "GAME_PACKAGES", "Action", "ArgumentError", "CounterRng", "GameSpec", "IllegalAction",
+    "MalformedAction", "OptionError", "OptionSpec", "PlayerCountError", "ReplayError", "Result", "SeatError",
+    "SkyarenaError", "State", "UnknownGame", "make", "register", "spec",
 ]

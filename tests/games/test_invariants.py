@@ -3,8 +3,8 @@ many seeded random games, checks at every step. A new game gets it by registerin
 
 ``SKYARENA_INVARIANT_GAMES`` sets the number of random games per game and player count
 (default 40; long games stop at 8 once 20,000 steps are checked). The deep checks (clones,
-hidden-information resampling, illegal input) run on every step of the first games and on a
-sample of steps of the rest, sparser late in long games.
+hidden-information resampling, illegal input, wrong seats and argument types) run on every
+step of the first games and on a sample of steps of the rest, sparser late in long games.
 """
 
 from __future__ import annotations
@@ -16,7 +16,18 @@ from typing import Any
 
 import pytest
 
-from referee.games import GAMES, CounterRng, IllegalAction, State, make
+from referee.games import (
+    GAMES,
+    ArgumentError,
+    CounterRng,
+    IllegalAction,
+    OptionError,
+    PlayerCountError,
+    SeatError,
+    State,
+    UnknownGame,
+    make,
+)
 from referee.games.core import replay as replay_io
 from referee.games.core.playout import random_joint_action
 
@@ -56,6 +67,8 @@ def _check_actions(state: State) -> None:
         assert len(set(texts)) == len(texts), f"duplicate canonical strings: {texts}"
         for action, text in zip(legal, texts):
             hash(action)
+            # apply() reads an int as a misplaced index into legal_actions and refuses it.
+            assert not isinstance(action, int), f"{text!r}: an action must not be an int"
             assert state.parse_action(seat, text) == action, f"{text!r} does not parse back"
             assert state.is_legal(seat, action)
 
@@ -103,6 +116,43 @@ def _check_illegal_input(state: State, rng: random.Random) -> None:
                 assert state.state_hash() == before
 
 
+def _check_wrong_arguments(state: State, rng: random.Random) -> None:
+    """Wrong seats and argument types are refused with the shared errors, which name the
+    argument, and the refused call changes nothing (no view, no hash)."""
+    before = state.state_hash()
+    views = [state.observation(seat) for seat in range(state.players)]
+    last = state.players - 1
+    for seat in (-1, -state.players, state.players, state.players + 1, True, False, "0", 0.0, None):
+        for call, args in (("observation", ()), ("legal_actions", ()), ("parse_action", ("pass",)),
+                           ("is_legal", (None,))):
+            with pytest.raises(SeatError, match=rf"{call}: seat must be an integer from 0 to {last} "):
+                getattr(state, call)(seat, *args)
+    mover = state.to_move()[0]
+    for text in (None, 0, b"pass", ["pass"]):
+        with pytest.raises(ArgumentError, match=r"parse_action: text must be a string"):
+            state.parse_action(mover, text)  # type: ignore[arg-type]
+    for joint in (None, "pass", 0, [str(state.legal_actions(mover)[0])]):
+        with pytest.raises(ArgumentError, match=r"apply takes a mapping of seat to action"):
+            state.apply(joint)  # type: ignore[arg-type]
+    for index in (0, 1, -1, 10**6):
+        joint = random_joint_action(state, rng)
+        joint[mover] = index
+        with pytest.raises(IllegalAction, match=r"apply takes an action from legal_actions\(\d+\) or its "
+                           r"notation string; indexes into legal_actions are resolved by the match runner"):
+            state.apply(joint)
+    for value in (None, [], {"action": 0}, True, 1.5):
+        assert not state.is_legal(mover, value), f"is_legal({mover}, {value!r}) is not False"
+        joint = random_joint_action(state, rng)
+        joint[mover] = value
+        with pytest.raises(IllegalAction, match="not a legal action"):
+            state.apply(joint)
+    joint = random_joint_action(state, rng)
+    with pytest.raises(IllegalAction, match="expected one action for each of seats"):
+        state.apply({str(seat): str(action) for seat, action in joint.items()})
+    assert state.state_hash() == before, "a refused argument changed the state"
+    assert [state.observation(seat) for seat in range(state.players)] == views, "a refused argument changed a view"
+
+
 def _check_no_leak(state: State, seed: int, changed: list[int]) -> None:
     for seat in range(state.players):
         other = state.resample_hidden(seat, CounterRng(seed * 1000 + seat))
@@ -128,6 +178,7 @@ def _play_checked(game: str, players: int, seed: int, deep: bool, stats: dict[st
         if (deep and step < LONG_GAME) or step % (DEEP_EVERY if step < LONG_GAME else LONG_EVERY) == 0:
             _check_views(state)
             _check_illegal_input(state, policy)
+            _check_wrong_arguments(state, policy)
             _check_no_leak(state, seed + step, stats["resampled_changed"])
             twin = state.clone()
             assert twin.state_hash() == state.state_hash(), "a clone differs from its original"
@@ -201,6 +252,25 @@ def test_tampered_replay_is_rejected(game: str, players: int) -> None:
     records[-1]["hash"] = "0" * 32
     with pytest.raises(replay_io.ReplayError):
         replay_io.verify(records)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_make_refuses_wrong_argument_types(game: str) -> None:
+    players = GAMES[game].min_players
+    for seed in ("x", "7", 1.5, None, True):
+        with pytest.raises(ArgumentError, match=rf"{game}: seed must be an integer"):
+            make(game, players, seed=seed)  # type: ignore[arg-type]
+    for options in ("abc", 7, ["setup"], ("setup", None)):
+        with pytest.raises(OptionError, match=rf"{game}: options must be a mapping of option name to value"):
+            make(game, players, options=options)  # type: ignore[arg-type]
+    with pytest.raises(OptionError, match=rf"{game}: unknown option (1|'zzz'); known options: .*setup"):
+        make(game, players, options={1: 2, "zzz": 3})  # type: ignore[dict-item]
+    for count in ("2", 2.0, None, True):
+        with pytest.raises(PlayerCountError, match="the player count must be an integer"):
+            make(game, count)  # type: ignore[arg-type]
+    for name in (None, ["sky-team"], 7):
+        with pytest.raises(UnknownGame, match="known games"):
+            make(name, players)  # type: ignore[arg-type]
 
 
 def random_playout_until_some_moves(state: State) -> None:

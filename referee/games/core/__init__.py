@@ -1,11 +1,13 @@
 """The engine framework shared by every game."""
 
 from .errors import (
+    ArgumentError,
     IllegalAction,
     MalformedAction,
     OptionError,
     PlayerCountError,
     ReplayError,
+    SeatError,
     SkyarenaError,
     UnknownGame,
 )
@@ -16,7 +18,7 @@ from .spec import GameSpec, OptionSpec
 from .state import Action, State
 
 __all__ = [
-    "GAMES", "Action", "CounterRng", "GameSpec", "IllegalAction", "MalformedAction", "OptionError", "OptionSpec",
-    "PlayerCountError", "ReplayError", "Result", "SkyarenaError", "State", "UnknownGame",
-    "make", "register", "spec",
+    "GAMES", "Action", "ArgumentError", "CounterRng", "GameSpec", "IllegalAction", "MalformedAction",
+    "OptionError", "OptionSpec", "PlayerCountError", "ReplayError", "Result", "SeatError", "SkyarenaError",
+    "State", "UnknownGame", "make", "register", "spec",
 ]

@@ -19,6 +19,17 @@ class MalformedAction(IllegalAction):
     action that is not legal now)."""
 
 
+class ArgumentError(SkyarenaError):
+    """An argument of the engine API of the wrong type or out of range (a seed that is not
+    an integer, notation that is not a string...). The message names the argument and what
+    it must be; nothing was changed."""
+
+
+class SeatError(ArgumentError):
+    """A seat that is not one of the game's seats. Refused before any game code runs, so a
+    wrong seat can never reach (and index) another seat's hidden information."""
+
+
 class UnknownGame(SkyarenaError):
     """A game name that is not registered."""
 

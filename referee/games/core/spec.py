@@ -152,9 +152,16 @@ class GameSpec:
         """Full, validated options (defaults filled in) for this player count."""
         if isinstance(players, bool) or not isinstance(players, int):
             raise PlayerCountError(f"{self.name}: the player count must be an integer, got {players!r}")
-        given = dict(options or {})
+        if options is None:
+            options = {}
+        elif not isinstance(options, Mapping):
+            raise OptionError(
+                f"{self.name}: options must be a mapping of option name to value, such as "
+                f"{{'setup': None}}, got {type(options).__name__} {options!r}; `skyarena games` lists the options."
+            )
+        given = dict(options)
         known = {o.name: o for o in self.all_options()}
-        unknown = sorted(set(given) - set(known))
+        unknown = sorted(set(given) - set(known), key=repr)
         if unknown:
             raise OptionError(
                 f"{self.name}: unknown option {unknown[0]!r}; known options: "

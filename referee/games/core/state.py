@@ -1,9 +1,16 @@
 """The shared State API every game implements (the OpenSpiel-style contract of DESIGN.md).
 
 A game subclasses :class:`State` and supplies the rules; this base owns what must be
-identical across games: validating ``apply`` (illegal input leaves the state untouched),
-recording moves and chance outcomes for the replay, the state hash, and cheap cloning of
-the shared fields. History is a persistent linked list so clones share it for free.
+identical across games: checking every argument of the public API (a wrong seat or type is
+refused here, before any game code runs), validating ``apply`` (illegal input leaves the
+state untouched), recording moves and chance outcomes for the replay, the state hash, and
+cheap cloning of the shared fields. History is a persistent linked list so clones share it
+for free.
+
+The seat-taking calls are template methods: the public ``legal_actions``, ``is_legal``,
+``parse_action`` and ``observation`` check their arguments and call the game's
+``_legal_actions``, ``_is_legal``, ``_parse_action`` and ``_observation``, which may
+assume a valid seat.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
-from .errors import IllegalAction
+from .errors import ArgumentError, IllegalAction, SeatError
 from .result import Result
 from .rng import CounterRng
 
@@ -50,16 +57,16 @@ class State(ABC):
         """Seats that must act now; () when the game is over; several for simultaneous choices."""
 
     @abstractmethod
-    def legal_actions(self, seat: int) -> list[Any]:
-        """Legal actions of that seat in canonical order; [] if it is not to move."""
+    def _legal_actions(self, seat: int) -> list[Any]:
+        """Legal actions of that (valid) seat in canonical order; [] if it is not to move."""
 
     @abstractmethod
     def _apply(self, actions: dict[int, Any]) -> None:
         """Apply already-validated actions of every seat in to_move()."""
 
     @abstractmethod
-    def observation(self, seat: int) -> dict[str, Any]:
-        """Everything that seat may know, as JSON-ready data, and nothing more."""
+    def _observation(self, seat: int) -> dict[str, Any]:
+        """Everything that (valid) seat may know, as JSON-ready data, and nothing more."""
 
     @abstractmethod
     def public_view(self) -> dict[str, Any]:
@@ -91,44 +98,96 @@ class State(ABC):
     def is_over(self) -> bool:
         return not self.to_move()
 
+    def legal_actions(self, seat: int) -> list[Any]:
+        """Legal actions of that seat in canonical order; [] if it is not to move."""
+        self._check_seat(seat, "legal_actions")
+        return self._legal_actions(seat)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """Everything that seat may know, as JSON-ready data, and nothing more."""
+        self._check_seat(seat, "observation")
+        return self._observation(seat)
+
     def parse_action(self, seat: int, text: str) -> Any:
         """The legal action of ``seat`` whose canonical string is ``text``."""
+        self._check_seat(seat, "parse_action")
+        if not isinstance(text, str):
+            raise ArgumentError(
+                f"{self.game}: parse_action: text must be a string in the game's action notation "
+                f"(str() of a legal action), got {type(text).__name__} {text!r}."
+            )
+        return self._parse_action(seat, text)
+
+    def is_legal(self, seat: int, action: Any) -> bool:
+        """Whether ``action`` (an action value, not its notation) is legal for ``seat`` now."""
+        self._check_seat(seat, "is_legal")
+        return _is_action_value(action) and self._is_legal(seat, action)
+
+    def _check_seat(self, seat: Any, call: str) -> None:
+        # type() rather than isinstance: True is an int to Python but never a seat.
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise SeatError(
+                f"{self.game}: {call}: seat must be an integer from 0 to {self.players - 1} "
+                f"(this game has {self.players} players), got {seat!r}."
+            )
+
+    def _parse_action(self, seat: int, text: str) -> Any:
+        """Games with a parser override this to parse once and say why a well-formed action
+        is illegal; this default compares ``text`` with every legal action's notation."""
         text = text.strip()
-        for action in self.legal_actions(seat):
+        for action in self._legal_actions(seat):
             if str(action) == text:
                 return action
         raise IllegalAction(self._illegal_message(seat, text))
 
     def _illegal_message(self, seat: int, text: str) -> str:
-        legal = [str(a) for a in self.legal_actions(seat)]
+        legal = [str(a) for a in self._legal_actions(seat)]
         if not legal:
             return f"{self.game}: seat {seat} is not to move now (to move: {list(self.to_move())})."
-        shown = ", ".join(legal[:8]) + (f", ... ({len(legal)} in all)" if len(legal) > 8 else "")
-        return f"{self.game}: {text!r} is not a legal action for seat {seat} now; legal: {shown}."
+        return f"{self.game}: {text!r} is not a legal action for seat {seat} now; legal: {_listed(legal)}."
 
-    def is_legal(self, seat: int, action: Any) -> bool:
-        """Games may override with a faster test; must agree with legal_actions()."""
-        return action in self.legal_actions(seat)
+    def _is_legal(self, seat: int, action: Any) -> bool:
+        """Games may override with a faster test; must agree with _legal_actions()."""
+        return action in self._legal_actions(seat)
 
     def apply(self, actions: Mapping[int, Any]) -> None:
         """Apply one action per seat in to_move(); strings are parsed. Illegal -> IllegalAction,
-        and the state is exactly as before."""
+        a wrong argument type -> ArgumentError, and either way the state is exactly as before."""
+        if not isinstance(actions, Mapping):
+            raise ArgumentError(
+                f"{self.game}: apply takes a mapping of seat to action, such as {{0: 'pass'}}, "
+                f"got {type(actions).__name__} {actions!r}."
+            )
         movers = self.to_move()
         if not movers:
             raise IllegalAction(f"{self.game}: the game is over; no more actions.")
         if len(actions) != len(movers) or set(actions) != set(movers):
             raise IllegalAction(
-                f"{self.game}: expected one action for each of seats {list(movers)}, got seats {sorted(actions)}."
+                f"{self.game}: expected one action for each of seats {list(movers)}, "
+                f"got seats {sorted(actions, key=repr)}."
             )
         checked: dict[int, Any] = {}
         for seat in movers:
             action = actions[seat]
             if isinstance(action, str):
-                action = self.parse_action(seat, action)
-            elif not self.is_legal(seat, action):
-                raise IllegalAction(self._illegal_message(seat, str(action)))
+                action = self._parse_action(seat, action)
+            elif not _is_action_value(action) or not self._is_legal(seat, action):
+                raise IllegalAction(self._not_an_action_message(seat, action))
             checked[seat] = action
         self.apply_legal(checked)
+
+    def _not_an_action_message(self, seat: int, action: Any) -> str:
+        """Why a value that is not notation was refused. An integer is most likely an index
+        into legal_actions (which bots may answer with): say who resolves those."""
+        if type(action) is not int:
+            return self._illegal_message(seat, str(action))
+        legal = self._legal_actions(seat)
+        meant = f"; index {action} would be {str(legal[action])!r}" if 0 <= action < len(legal) else ""
+        return (
+            f"{self.game}: seat {seat} sent the integer {action}: apply takes an action from "
+            f"legal_actions({seat}) or its notation string; indexes into legal_actions are resolved "
+            f"by the match runner, not the engine{meant}."
+        )
 
     def apply_legal(self, checked: dict[int, Any]) -> None:
         """Apply a joint action whose every action was already found legal in this very state,
@@ -237,3 +296,20 @@ class State(ABC):
             end["result"] = result.to_json()
         records.append(end)
         return records
+
+
+def _is_action_value(value: Any) -> bool:
+    """Actions are hashable non-integer values; an int (or bool) is never one, and an
+    unhashable value would break a game's set lookup instead of being refused."""
+    if isinstance(value, int):
+        return False
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+def _listed(texts: list[str], shown: int = 8) -> str:
+    """The first few of a long list of notations, and how many there are in all."""
+    return ", ".join(texts[:shown]) + (f", ... ({len(texts)} in all)" if len(texts) > shown else "")

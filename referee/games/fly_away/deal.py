@@ -58,9 +58,11 @@ def deal(state: FlyAwayState) -> None:
     """Fill every field of a new state: the deal, then the first phase."""
     players = state.players
     options = state.options
-    setup = options.get("setup") or {}
-    if not isinstance(setup, dict):
-        raise _error("must be a JSON object (or null for a random deal)")
+    setup = options.get("setup")
+    if setup is None:
+        setup = {}
+    elif not isinstance(setup, dict):  # [], 0, "" and false too: only null means "no setup"
+        raise _error(f"must be a JSON object (or null for a random deal), not {setup!r}")
     unknown = sorted(set(setup) - set(SETUP_KEYS))
     if unknown:
         raise _error(f"unknown key {unknown[0]!r}; known keys: {', '.join(SETUP_KEYS)}")
@@ -179,8 +181,13 @@ def _deal_scoring(state: FlyAwayState, setup: dict[str, Any]) -> tuple[tuple[tup
     fixed: list[dict[int, int]] = [{} for _ in range(players)]  # seat -> type -> card
     for key, lists in (("scoring", given), ("kept", given_kept)):
         for seat, ids in enumerate(lists or []):
+            listed: set[int] = set()
             for value in ids:
                 index = card(value, f"seat {seat}'s '{key}'")
+                if index in listed:
+                    raise _error(f"seat {seat}'s '{key}' names {value} twice; each scoring card is one card, "
+                                 "listed once")
+                listed.add(index)
                 kind = TYPE_OF[index]
                 if fixed[seat].get(kind, index) != index:
                     raise _error(f"seat {seat} gets two {SCORING_TYPES[kind]} scoring cards; "

@@ -18,7 +18,7 @@ Everything here is pure and immutable, shared freely between clones.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import NamedTuple
 
 Cell = tuple[int, int]
@@ -235,6 +235,27 @@ def _positions(anchors: Anchors) -> tuple[tuple[Cell, ...], ...]:
                 if not m & occ and m & near:
                     spots.add((r + ar, c + ac))
     return tuple(tuple(sorted(s)) for s in found)
+
+
+def placement_fault(formation: Collection[Cell], anchors: Anchors | None, new: Sequence[Cell]) -> str | None:
+    """The first placement condition that ``new`` cells break, in the rulebook's order:
+    ``"cover"`` (a card is already there), ``"touch"`` (none touches the formation),
+    ``"wedge"`` (the formation would fit no placement of the wedge), or for an empty
+    formation ``"origin"`` (its first cards go at ``(0, 0)`` by convention); None if legal.
+    Agrees with ``positions``, which keeps exactly the cells with no fault."""
+    if anchors is None:
+        return None if new[0] == ORIGIN else "origin"
+    if any(cell in formation for cell in new):
+        return "cover"
+    if not any(adjacent(cell, mine) for cell in new for mine in formation):
+        return "touch"
+    return None if narrow(anchors, new) else "wedge"
+
+
+def shape_at(shape: int, origin: Cell) -> tuple[Cell, ...]:
+    """The cells of shape ``shape`` with its origin (first slot) at ``origin``."""
+    r0, c0 = origin
+    return tuple((r0 + dr, c0 + dc) for dr, dc in SHAPES[shape])
 
 
 def slot_of(anchor: Anchor, cell: Cell) -> int:

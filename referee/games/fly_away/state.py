@@ -19,7 +19,18 @@ from . import actions as act
 from .actions import Flip, Keep, Swap, Take
 from .data import AREA_VIEW, SCORING, SCORING_PILES, TYPE_OF, bird_json, scoring_view
 from .deal import deal, keep_sizes
-from .geometry import FIRST_POSITIONS, GROUPS, SLOT_NAMES, Anchors, Cell, available_groups, positions, slot_of
+from .geometry import (
+    FIRST_POSITIONS,
+    GROUPS,
+    SLOT_NAMES,
+    Anchors,
+    Cell,
+    available_groups,
+    placement_fault,
+    positions,
+    shape_at,
+    slot_of,
+)
 from .rules import (
     ABILITIES,
     FINISHED,
@@ -37,6 +48,15 @@ from .rules import (
 )
 
 GROUP_SHAPE: tuple[int, ...] = tuple(g.shape for g in GROUPS)
+
+
+# Why a take cannot go where it was asked: the one placement condition it breaks.
+PLACEMENT_FAULTS = {
+    "origin": "your formation is empty and its first cards go at @0,0 (the first listed card there)",
+    "cover": "they would cover a card you already played",
+    "touch": "none of them would touch a card of your formation",
+    "wedge": "your formation would no longer fit the 3/4/5 wedge",
+}
 
 
 class FlyAwayState(State):
@@ -97,7 +117,7 @@ class FlyAwayState(State):
         cards = self.dealt[seat]
         return [act.keep(combo) for n in keep_sizes(self.options) for combo in combinations(cards, n)]
 
-    def legal_actions(self, seat: int) -> list[Any]:
+    def _legal_actions(self, seat: int) -> list[Any]:
         phase = self.phase
         if phase == PLAY:
             if seat != self.current:
@@ -111,12 +131,12 @@ class FlyAwayState(State):
                     out += takes(g, cells)
             return out
         if phase == KEEP:
-            return self._keep_actions(seat) if 0 <= seat < self.players else []
+            return self._keep_actions(seat)
         if phase == ABILITIES:
-            return ability_actions(self, seat) if 0 <= seat < self.players else []
+            return ability_actions(self, seat)
         return []
 
-    def is_legal(self, seat: int, action: Any) -> bool:
+    def _is_legal(self, seat: int, action: Any) -> bool:
         if self.phase == PLAY:
             if seat != self.current or type(action) is not Take:
                 return False
@@ -124,11 +144,11 @@ class FlyAwayState(State):
             if group is None or group.mask & self.display_mask != group.mask:
                 return False
             return (action.row, action.col) in self._spots(seat)[group.shape]
-        return action in self.legal_actions(seat)
+        return action in self._legal_actions(seat)
 
-    def parse_action(self, seat: int, text: str) -> Any:
+    def _parse_action(self, seat: int, text: str) -> Any:
         action = act.parse(text)
-        if self.is_legal(seat, action):
+        if self._is_legal(seat, action):
             return action
         raise IllegalAction(self._why_illegal(seat, text, action))
 
@@ -143,14 +163,15 @@ class FlyAwayState(State):
             empty = [SLOT_NAMES[s] for s in group.slots if not self.display[s]]
             if empty:
                 return f"{self.game}: {text!r}: display slot {', '.join(empty)} is empty."
-            return (f"{self.game}: {text!r}: the cards cannot go there: they must cover no card, touch your "
-                    "formation and keep it inside some placement of the 3/4/5 wedge "
+            fault = placement_fault(self.cells[seat], self.anchors[seat],
+                                    shape_at(group.shape, (action.row, action.col)))
+            return (f"{self.game}: {text!r}: the cards cannot go there: {PLACEMENT_FAULTS[fault or 'wedge']} "
                     "(legal cells for the first listed card: "
-                    + " ".join(f"@{r},{c}" for r, c in self._spots(seat)[group.shape]) + ").")
+                    + (" ".join(f"@{r},{c}" for r, c in self._spots(seat)[group.shape]) or "none") + ").")
         if self.phase == ABILITIES and isinstance(action, (Swap, Flip)):
             return (f"{self.game}: {text!r} is not available to seat {seat} now (ability stage "
                     f"{STAGE_NAMES[self.stage[seat]]}); legal: "
-                    + ", ".join(str(a) for a in self.legal_actions(seat)[:12]) + ".")
+                    + ", ".join(str(a) for a in self._legal_actions(seat)[:12]) + ".")
         if self.phase == KEEP and isinstance(action, Keep):
             return (f"{self.game}: {text!r}: keep "
                     + " or ".join(str(n) for n in keep_sizes(self.options))
@@ -227,7 +248,7 @@ class FlyAwayState(State):
             "result": self.final.to_json() if self.final is not None else None,
         }
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def _observation(self, seat: int) -> dict[str, Any]:
         return self._view(seat)
 
     def public_view(self) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from .state import OddballState
 SPEC = register(GameSpec(
     name="oddball-aeronauts",
     title="Oddball Äeronauts",
-    version="1",
+    version="2",  # 2: Rig and limit at the start of Step 3, Discard orders (version 1 replays do not re-play)
     min_players=2,
     max_players=2,
     factory=OddballState,

@@ -28,8 +28,8 @@ WIN_EFFECT: tuple[tuple[int, int], ...] = (
 CARD_TYPES = ("captain", "officer", "crew", "support", "figurehead", "mercenary", "event")
 FACTION_TYPES = ("captain", "officer", "crew", "support", "figurehead")
 
-# When each trick kind is applied: "announce" tricks are carried out before Step 3 (cards
-# that move, limits on the opponent's count) and are announced with the skill; "zero" is
+# When each trick kind is applied: "prepare" tricks are carried out before the counts of
+# Step 3 (cards that move, limits on the opponent's count), once both skills are known; "zero" is
 # the "Play 0 cards" trick, used by showing 0 fingers; "play" tricks are chosen with the
 # card count and applied in Steps 4 and 5.
 TRICK_STAGE = {
@@ -43,8 +43,8 @@ TRICK_STAGE = {
     "protect": "play",
     "recover": "play",
     "opp_discard": "play",
-    "rig": "announce",
-    "opp_limit": "announce",
+    "rig": "prepare",
+    "opp_limit": "prepare",
     "play_zero": "zero",
 }
 TRICK_KINDS = tuple(TRICK_STAGE)

@@ -16,8 +16,10 @@ from .decks import DeckError, validate_deck
 GAME = "oddball-aeronauts"
 MAX_ROUNDS_LIMIT = 500
 DEFAULT_MAX_ROUNDS = 200
-# At most 2 announcements, 2 card counts, 1 capture and 2 protects per round.
-DECISIONS_PER_ROUND = 7
+# At most per round: 2 announcements, 1 joint Rig/limit choice, 2 card counts, 1 capture,
+# 2 protects, and 5 Discard orders (a Step 1 Event's Discards; in Step 5 each seat's
+# Played cards and the Win Effect's and tricks' Discards).
+DECISIONS_PER_ROUND = 13
 
 OPTIONS = (
     OptionSpec("factions", None,

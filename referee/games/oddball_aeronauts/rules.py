@@ -21,12 +21,14 @@ if TYPE_CHECKING:
 
 # ----- Discard and Recover ------------------------------------------------------------------
 def discard_top(st: OddballState, seat: int, n: int) -> int:
-    """Discard the next ``n`` topmost face-up cards (in deck order); returns how many went."""
+    """Discard the next ``n`` topmost face-up cards, together (their owner orders them, see
+    ``OddballState.note_discard``); returns how many went."""
     up, down = st.up[seat], st.down[seat]
-    done = 0
-    while done < n and up:
-        down.append(up.pop(0))
-        done += 1
+    start = len(down)
+    done = min(n, len(up))
+    down.extend(up[:done])
+    del up[:done]
+    st.note_discard(seat, start, done)
     return done
 
 
@@ -338,37 +340,57 @@ def win_effect(skill: int) -> tuple[int, int]:
     return WIN_EFFECT[skill]
 
 
-def effects(st: OddballState) -> tuple[tuple[int, int], tuple[int, int]]:
-    """Step 5 once every choice is made: Played cards are Discarded (but the Protected and
-    the captured one), then the Win Effect (or the Capture instead), then trick extras
-    (all Discards, then all Recovers), then the Protected / captured cards are placed."""
-    table = st.table
+def effects_discards(st: OddballState) -> tuple[int, int]:
+    """Step 5, first half, once every Capture and Protect choice is made: Played cards are
+    Discarded (but the Protected and the captured one), then the Win Effect's Discards (none
+    after a Capture) and the tricks' extra Discards, all together. Returns how many cards
+    the Win Effect and tricks Discarded per seat. Each Discard of several cards is ordered by
+    its owner before the second half, whose Recovers are what the order decides."""
     w = st.winner
     captured = st.captured
     for seat in (0, 1):
         up, down = st.up[seat], st.down[seat]
         keep = st.protected[seat]
+        start = len(down)
         for uid in st.played[seat]:
             up.remove(uid)
             if uid != keep and uid != captured:
                 down.append(uid)
+        st.note_discard(seat, start, len(down) - start)
     if captured >= 0 and captured in st.up[1 - w]:
         st.up[1 - w].remove(captured)
     discards = [0, 0]
+    if w >= 0 and captured < 0:
+        discards[1 - w] += win_effect(st.skills[w])[1]
+    for seat in (0, 1):
+        trick = _extra_trick(st, seat)
+        if trick is not None and trick.kind == "opp_discard":
+            discards[1 - seat] += trick.count
+    return discard_top(st, 0, discards[0]), discard_top(st, 1, discards[1])
+
+
+def _extra_trick(st: OddballState, seat: int) -> Trick | None:
+    """The seat's trick if it acts in Step 5 this round (its condition met, not Next Round)."""
+    trick = trick_of(st, seat)
+    if trick is None or trick.next_round or not condition_ok(st, seat, trick):
+        return None
+    return trick
+
+
+def effects_after_discards(st: OddballState) -> tuple[int, int]:
+    """Step 5, second half: the Win Effect's and the tricks' Recovers, then the captured card
+    goes where its taker chose and a Protected card on top; held Events used this round are
+    Discarded and Next Round tricks used come into play. Returns the Recovers per seat."""
+    table = st.table
+    w = st.winner
+    captured = st.captured
     recovers = [0, 0]
     if w >= 0 and captured < 0:
-        rec, dis = win_effect(st.skills[w])
-        recovers[w] += rec
-        discards[1 - w] += dis
+        recovers[w] += win_effect(st.skills[w])[0]
     for seat in (0, 1):
-        trick = trick_of(st, seat)
-        if trick is None or trick.next_round or not condition_ok(st, seat, trick):
-            continue
-        if trick.kind == "recover":
+        trick = _extra_trick(st, seat)
+        if trick is not None and trick.kind == "recover":
             recovers[seat] += trick.count
-        elif trick.kind == "opp_discard":
-            discards[1 - seat] += trick.count
-    done_d = (discard_top(st, 0, discards[0]), discard_top(st, 1, discards[1]))
     done_r = (recover(st, 0, recovers[0]), recover(st, 1, recovers[1]))
     if captured >= 0:
         if st.capture_place == "top":
@@ -381,7 +403,8 @@ def effects(st: OddballState) -> tuple[tuple[int, int], tuple[int, int]]:
         keep = st.protected[seat]
         if keep >= 0:
             st.up[seat].insert(0, keep)
-    # Events held for this round are used: Discard them into their holder's deck.
+    # Events held for this round are used: Discard them into their holder's deck (in the
+    # order taken: Recover skips Events, so their order never changes what comes back).
     for seat in (0, 1):
         if st.held[seat]:
             still = []
@@ -396,7 +419,7 @@ def effects(st: OddballState) -> tuple[tuple[int, int], tuple[int, int]]:
         trick = trick_of(st, seat)
         if trick is not None and trick.next_round and condition_ok(st, seat, trick):
             st.nr_pending[seat] = st.nr_pending[seat] + (st.trick_uid[seat],)
-    return done_d, done_r
+    return done_r
 
 
 def face_up_cards(st: OddballState, seat: int) -> int:

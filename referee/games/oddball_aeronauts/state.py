@@ -1,9 +1,10 @@
 """The Oddball Äeronauts state: phases, decisions, views and hidden information.
 
 A round is: Step 1 (Events, automatic), Step 2 (the Lead then the other seat announce a
-skill, with any trick that moves cards or limits the opponent's count), Step 3 (both seats
-choose at once how many cards to Play and which trick to use), Step 4 (results) and
-Step 5 (effects; a Capture or a Protect trick may ask its owner one more question).
+skill), the start of Step 3 (both seats at once: a Rig, an Opp. limit or neither), Step 3
+(both seats choose at once how many cards to Play and which trick to use), Step 4
+(results) and Step 5 (effects; a Capture or a Protect trick may ask its owner one more
+question). Whenever several cards go down together, their owner orders them.
 
 Hidden information is tracked with one bitmask per seat over card uids (``seen``): a seat
 has seen its own face-up cards, every Played card, every Event shown in Step 1 and every
@@ -18,15 +19,32 @@ from typing import Any, NamedTuple
 
 from ..core import CounterRng, IllegalAction, Result, State
 from . import rules
-from .actions import CAPTURES, CARD_SETS, PLAY_ZERO, PROTECTS, Announce, Play, announce, play
+from .actions import (
+    ANNOUNCES,
+    CAPTURES,
+    CARD_SETS,
+    LIMIT,
+    PLAY_ZERO,
+    PROTECTS,
+    READY,
+    Discard,
+    Play,
+    Prepare,
+    discard,
+    play,
+    rig,
+)
 from .actions import parse as parse_notation
 from .cards import CARDS, EVENTS, FACTIONS, SKILLS, Card, Trick
 from .decks import default_deck
 
-ANNOUNCE, PLAY, CAPTURE, PROTECT, OVER = range(5)
-PHASE_NAMES = ("announce", "play", "capture", "protect", "over")
+ANNOUNCE, PREPARE, PLAY, CAPTURE, PROTECT, DISCARD, OVER = range(7)
+PHASE_NAMES = ("announce", "prepare", "play", "capture", "protect", "discard", "over")
 _CAPTURE_ACTIONS = list(CAPTURES.values())  # the notation's own actions, in its order: top, deck
+_ANNOUNCE_ACTIONS = list(ANNOUNCES)
 _RIG_CACHE: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+# What the round does once the pending Discard orders are chosen.
+THEN_ANNOUNCE, THEN_EFFECTS = range(2)
 
 
 def _rig_orders(positions: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -38,7 +56,25 @@ def _rig_orders(positions: tuple[int, ...]) -> list[tuple[int, ...]]:
     return orders
 
 
-_ANNOUNCE_LISTS: dict[tuple[Any, ...], list[Any]] = {}
+_PREPARE_LISTS: dict[tuple[Any, ...], list[Any]] = {}
+_DISCARD_LISTS: dict[tuple[int, ...], list[Any]] = {}
+
+
+def _discard_list(pattern: tuple[int, ...]) -> list[Any]:
+    """The distinct orders of cards going down together, canonical order: deck order first
+    (the fallback), then the others by position. ``pattern`` names each card by the first
+    position holding the same card, so copies of one card give one order, not several."""
+    cached = _DISCARD_LISTS.get(pattern)
+    if cached is None:
+        seen: set[tuple[int, ...]] = set()
+        cached = []
+        for order in permutations(range(1, len(pattern) + 1)):
+            cards = tuple(pattern[k - 1] for k in order)
+            if cards not in seen:
+                seen.add(cards)
+                cached.append(discard(order))
+        _DISCARD_LISTS[pattern] = cached
+    return cached
 _PLAY_LISTS: dict[tuple[int, int, bool, bool, bool, bool], list[Any]] = {}
 
 
@@ -153,8 +189,9 @@ class OddballState(State):
         "table", "up", "down", "box", "seen", "lead", "rnd", "phase", "movers",
         "skills", "pre_uid", "announced", "limits", "plays", "played", "trick_uid", "blocked",
         "held", "nr_active", "nr_pending", "totals", "winner", "queue", "captured", "capture_place",
-        "protected", "log", "defence", "last", "outcome", "_legal",
+        "protected", "log", "defence", "last", "outcome", "orders", "then", "discarded", "_legal",
     )
+    movers: tuple[int, ...]
 
     def __init__(self, players: int, seed: int, options: Mapping[str, Any]) -> None:
         super().__init__(players, seed, options)
@@ -214,6 +251,8 @@ class OddballState(State):
         self.nr_active: list[tuple[int, ...]] = [(), ()]
         self.last: RoundRecord | None = None
         self.outcome: Result | None = None
+        self.orders: tuple[tuple[int, int, int], ...] = ()
+        self.then = THEN_ANNOUNCE
         self._start_round()
 
     # ----- the round --------------------------------------------------------------------
@@ -224,7 +263,7 @@ class OddballState(State):
         self.skills = [-1, -1]
         self.pre_uid = [-1, -1]
         self.announced: list[str | None] = [None, None]
-        self.limits = [3, 3]
+        self.limits = [-1, -1]      # known from the start of Step 3
         self.plays: list[Play | None] = [None, None]
         self.played: list[tuple[int, ...]] = [(), ()]
         self.trick_uid = [-1, -1]
@@ -236,10 +275,52 @@ class OddballState(State):
         self.capture_place = ""
         self.protected = [-1, -1]
         self.defence = -1
+        self.discarded = (0, 0)
         self._legal: list[list[Any] | None] = [None, None]
         self.log = tuple(rules.step1_events(self))
+        self.then = THEN_ANNOUNCE
+        self._next_order()
+
+    def _announce(self) -> None:
         self.phase = ANNOUNCE
-        self.movers: tuple[int, ...] = (self.lead,)
+        self.movers = (self.lead,)
+
+    # ----- several cards going down together -------------------------------------------------
+    def note_discard(self, seat: int, start: int, count: int) -> None:
+        """Cards ``down[seat][start:start + count]`` just went down together, in deck order.
+        Their owner chooses their order (rulebook, Discard) before anything Recovers, which
+        is the only thing that reads it: the order is asked when it can matter, two or more
+        different cards, or two or more cards the opponent has not all seen (so that being
+        asked never tells the opponent whether they were copies of one card)."""
+        if count < 2:
+            return
+        uids = self.down[seat][start:start + count]
+        ids = self.table.ids
+        bit = self.table.bit
+        opp_seen = self.seen[1 - seat]
+        if len({ids[u] for u in uids}) >= 2 or any(not opp_seen & bit[u] for u in uids):
+            self.orders = self.orders + ((seat, start, count),)
+
+    def _next_order(self) -> None:
+        """Ask the next pending Discard order, or carry on with the round."""
+        if self.orders:
+            self.phase = DISCARD
+            self.movers = (self.orders[0][0],)
+        elif self.then == THEN_ANNOUNCE:
+            self._announce()
+        else:
+            self._complete_round()
+
+    def _order_group(self) -> list[int]:
+        seat, start, count = self.orders[0]
+        return self.down[seat][start:start + count]
+
+    def _apply_discard(self, action: Discard) -> None:
+        seat, start, count = self.orders[0]
+        group = self.down[seat][start:start + count]
+        self.down[seat][start:start + count] = [group[k - 1] for k in action.order]
+        self.orders = self.orders[1:]
+        self._next_order()
 
     def _begin_play(self) -> None:
         self.limits = [rules.limit_for(self, 0), rules.limit_for(self, 1)]
@@ -303,8 +384,14 @@ class OddballState(State):
         )
 
     def _finish_round(self) -> None:
-        discarded, recovered = rules.effects(self)
-        self.last = self._record(discarded, recovered)
+        """Step 5: the Discards first, then (once their owners ordered them) the rest."""
+        self.discarded = rules.effects_discards(self)
+        self.then = THEN_EFFECTS
+        self._next_order()
+
+    def _complete_round(self) -> None:
+        recovered = rules.effects_after_discards(self)
+        self.last = self._record(self.discarded, recovered)
         if self.winner >= 0:
             self.lead = self.winner
         elif not self.options["draw_keeps_lead"]:
@@ -331,7 +418,7 @@ class OddballState(State):
     def to_move(self) -> tuple[int, ...]:
         return self.movers
 
-    def legal_actions(self, seat: int) -> list[Any]:
+    def _legal_actions(self, seat: int) -> list[Any]:
         if seat not in self.movers:
             return []
         cached = self._legal[seat]
@@ -339,14 +426,14 @@ class OddballState(State):
             cached = self._legal[seat] = self._compute_legal(seat)
         return list(cached)
 
-    def parse_action(self, seat: int, text: str) -> Any:
+    def _parse_action(self, seat: int, text: str) -> Any:
         """Malformed text and well-formed but illegal actions get different messages."""
         action = parse_notation(text)
-        if not self.is_legal(seat, action):
+        if not self._is_legal(seat, action):
             raise IllegalAction(self._illegal_message(seat, str(action)))
         return action
 
-    def is_legal(self, seat: int, action: Any) -> bool:
+    def _is_legal(self, seat: int, action: Any) -> bool:
         if seat not in self.movers:
             return False
         cached = self._legal[seat]
@@ -357,7 +444,13 @@ class OddballState(State):
     def _compute_legal(self, seat: int) -> list[Any]:
         phase = self.phase
         if phase == ANNOUNCE:
-            return self._announce_actions(seat)
+            return _ANNOUNCE_ACTIONS
+        if phase == PREPARE:
+            return self._prepare_actions(seat)
+        if phase == DISCARD:
+            ids = self.table.ids
+            names = [ids[u] for u in self._order_group()]
+            return _discard_list(tuple(names.index(name) for name in names))
         if phase == PLAY:
             return self._play_actions(seat)
         if phase == CAPTURE:
@@ -366,30 +459,27 @@ class OddballState(State):
             return [PROTECTS[p] for p in rules.protect_candidates(self, seat)]
         return []
 
-    def _announce_actions(self, seat: int) -> list[Any]:
+    def _prepare_actions(self, seat: int) -> list[Any]:
+        """``ready``, then the Top Card's Rig orders or its Opp. limit, when it has one that
+        applies: asked of both seats every round, so being asked tells nobody anything."""
         up = self.up[seat]
         trick = self.table.cards[up[0]].trick if up else None
         key: tuple[Any, ...] = ()
-        if trick is not None and trick.stage == "announce" and rules.condition_ok(self, seat, trick):
+        if trick is not None and trick.stage == "prepare" and rules.condition_ok(self, seat, trick):
             if trick.kind == "rig":
                 positions = rules.rig_positions(trick, len(up))
                 if len(positions) >= 2:
                     key = ("rig", positions)
             else:
                 key = ("limit",)
-        cached = _ANNOUNCE_LISTS.get(key)
+        cached = _PREPARE_LISTS.get(key)
         if cached is None:
-            extra: list[tuple[tuple[int, ...], bool]] = []
+            cached = [READY]
             if key and key[0] == "rig":
-                extra = [(order, False) for order in _rig_orders(key[1])]
+                cached += [rig(order) for order in _rig_orders(key[1])]
             elif key:
-                extra = [((), True)]
-            cached = []
-            for skill in range(3):
-                cached.append(announce(skill))
-                for order, limit in extra:
-                    cached.append(announce(skill, order, limit))
-            _ANNOUNCE_LISTS[key] = cached
+                cached.append(LIMIT)
+            _PREPARE_LISTS[key] = cached
         return cached
 
     def _play_actions(self, seat: int) -> list[Any]:
@@ -416,7 +506,19 @@ class OddballState(State):
         self._legal = [None, None]
         if phase == ANNOUNCE:
             (seat, action), = actions.items()
-            self._apply_announce(seat, action)
+            self.skills[seat] = action.skill
+            if seat == self.lead:
+                self.movers = (1 - seat,)
+            else:
+                self.phase = PREPARE
+                self.movers = (0, 1)
+        elif phase == PREPARE:
+            for seat in (self.lead, 1 - self.lead):
+                self._apply_prepare(seat, actions[seat])
+            self._begin_play()
+        elif phase == DISCARD:
+            (seat, action), = actions.items()
+            self._apply_discard(action)
         elif phase == PLAY:
             for seat, action in actions.items():
                 self.plays[seat] = action
@@ -437,8 +539,7 @@ class OddballState(State):
             self.queue = self.queue[1:]
             self._next_decision()
 
-    def _apply_announce(self, seat: int, action: Announce) -> None:
-        self.skills[seat] = action.skill
+    def _apply_prepare(self, seat: int, action: Prepare) -> None:
         if action.rig or action.limit:
             up = self.up[seat]
             uid = up[0]
@@ -448,10 +549,6 @@ class OddballState(State):
             self.announced[seat] = trick.text
             if action.rig:
                 rules.rig(self, seat, trick, action.rig)
-        if seat == self.lead:
-            self.movers = (1 - seat,)
-        else:
-            self._begin_play()
 
     def result(self) -> Result | None:
         return self.outcome
@@ -476,16 +573,27 @@ class OddballState(State):
             "factions": list(table.factions),
             "skills": skills,
             "announced": list(self.announced),
-            "limits": list(self.limits) if self.phase != ANNOUNCE else [None, None],
+            "limits": [limit if limit >= 0 else None for limit in self.limits],
             "counts": revealed_counts,
             "events": list(self.log),
             "reveal": self._record((0, 0), (0, 0)).to_json(table, final=False)
-            if self.phase in (CAPTURE, PROTECT) else None,
+            if self.phase in (CAPTURE, PROTECT) or (self.phase == DISCARD and self.then == THEN_EFFECTS) else None,
             "last_round": self.last.to_json(table) if self.last is not None else None,
             "decks": [self._seat_public(seat) for seat in (0, 1)],
+            "discarding": self._discarding(self.seen[0] & self.seen[1]),
             "result": self.outcome.to_json() if self.outcome else None,
             "box": len(self.box),
         }
+
+    def _discarding(self, seen: int) -> dict[str, Any] | None:
+        """In the ``discard`` phase: whose cards go down together and which (in deck order),
+        each shown only to a viewer that has seen it (``seen``: the viewer's mask)."""
+        if self.phase != DISCARD:
+            return None
+        ids = self.table.ids
+        bit = self.table.bit
+        return {"seat": self.orders[0][0],
+                "cards": [ids[u] if seen & bit[u] else None for u in self._order_group()]}
 
     def _seat_public(self, seat: int) -> dict[str, Any]:
         table = self.table
@@ -497,13 +605,14 @@ class OddballState(State):
                            for uid in self.nr_active[seat]],
         }
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def _observation(self, seat: int) -> dict[str, Any]:
         data = self._public()
         table = self.table
         ids = table.ids
         seen = self.seen[seat]
         bit = table.bit
         data["seat"] = seat
+        data["discarding"] = self._discarding(seen)
         data["hand"] = {
             "up": [ids[u] for u in self.up[seat]],
             "down": [ids[u] if seen & bit[u] else None for u in self.down[seat]],
@@ -546,6 +655,9 @@ class OddballState(State):
         twin.defence = self.defence
         twin.last = self.last
         twin.outcome = self.outcome
+        twin.orders = self.orders
+        twin.then = self.then
+        twin.discarded = self.discarded
         twin._legal = [None, None]
 
     def snapshot(self) -> dict[str, Any]:
@@ -581,6 +693,9 @@ class OddballState(State):
             "defence": self.defence,
             "last": self.last.to_json(self.table) if self.last is not None else None,
             "result": self.outcome.to_json() if self.outcome else None,
+            "orders": [list(o) for o in self.orders],
+            "then": self.then,
+            "discarded": list(self.discarded),
         }
 
     # ----- hidden information -----------------------------------------------------------------

@@ -114,12 +114,15 @@ def end_round(st: SkyTeamState) -> None:
 
 
 def descend(st: SkyTeamState) -> None:
-    """The altitude track advances; reaching the landing round away from the airport is a crash."""
-    st.round += 1
-    if st.round == FINAL_ROUND and st.pos != AIRPORT:
-        lose(st, "crash", {"position": st.pos + 1, "airport": AIRPORT + 1,
+    """The altitude track advances; reaching the landing round away from the airport is a
+    crash. The crash ends the game before the landing round starts, so the views keep the
+    round just played, with its board and its speed (a round 7 with round 6's board would
+    contradict "speed: this round's")."""
+    if st.round + 1 == FINAL_ROUND and st.pos != AIRPORT:
+        lose(st, "crash", {"round": st.round + 1, "position": st.pos + 1, "airport": AIRPORT + 1,
                            "message": "the landing round came before the plane reached the airport"})
         return
+    st.round += 1
     start_round(st)
 
 

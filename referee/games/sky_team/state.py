@@ -135,7 +135,7 @@ class SkyTeamState(State):
     def to_move(self) -> tuple[int, ...]:
         return self._movers
 
-    def legal_actions(self, seat: int) -> list[Any]:
+    def _legal_actions(self, seat: int) -> list[Any]:
         if seat not in self._movers:
             return []
         cached = self._legal0 if seat == 0 else self._legal1
@@ -143,7 +143,7 @@ class SkyTeamState(State):
             cached = self._compute_legal(seat)
         return list(cached)
 
-    def is_legal(self, seat: int, action: Any) -> bool:
+    def _is_legal(self, seat: int, action: Any) -> bool:
         if seat not in self._movers:
             return False
         cached = self._legal0 if seat == 0 else self._legal1
@@ -188,9 +188,9 @@ class SkyTeamState(State):
             out.append(SPEND_REROLL)
         return tuple(out)
 
-    def parse_action(self, seat: int, text: str) -> Any:
+    def _parse_action(self, seat: int, text: str) -> Any:
         action = parse(text)
-        if self.is_legal(seat, action):
+        if self._is_legal(seat, action):
             return action
         raise IllegalAction(self.why_illegal(seat, action))
 
@@ -230,7 +230,7 @@ class SkyTeamState(State):
             return f"{who}: coffee is never spent on Concentration (the value does not matter there)."
         if space.values is not None and action.placed_value not in space.values:
             return f"{who}: {action.space} takes only {' or '.join(map(str, space.values))}."
-        return f"{who}: not legal now; legal: {', '.join(map(str, self.legal_actions(seat)))}."
+        return f"{who}: not legal now; legal: {', '.join(map(str, self._legal_actions(seat)))}."
 
     def _apply(self, actions: dict[int, Any]) -> None:
         self._legal0 = self._legal1 = None
@@ -320,7 +320,7 @@ class SkyTeamState(State):
                                                     "details": outcome.details},
         }
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def _observation(self, seat: int) -> dict[str, Any]:
         view = self._common_view()
         view["seat"] = seat
         view["role"] = SEAT_NAMES[seat]

@@ -20,7 +20,7 @@ from typing import Any
 
 from referee.games.core.errors import OptionError
 
-from .data import DECK, FACE_UP, FLIPPED, FRACTION_TEXT, INDEX, PLUS_ONE_TOKENS, TIEBREAKER
+from .data import ARMISTICE, DECK, FACE_UP, FLIPPED, FRACTION_TEXT, INDEX, PLUS_ONE_TOKENS, TIEBREAKER
 
 Deal = tuple[tuple[int, ...], ...]
 
@@ -120,6 +120,9 @@ def _aerodromes(players: int, data: Any) -> list[tuple[list[int], int, int]]:
                     raise _fail(f"aerodromes[{seat}].{key} must be \"up\" or \"flipped\" (omit it: on the mat)")
                 if value == "flipped" and INDEX[key] == TIEBREAKER:
                     raise _fail("the tiebreaker token C2 is never flipped")
+                if INDEX[key] == ARMISTICE:
+                    raise _fail("the Armistice (AR) cannot start in a reserve: taking it ends the war "
+                                "after that dogfight; give D1 and D2 to reach it")
                 tokens[INDEX[key]] = FACE_UP if value == "up" else FLIPPED
             else:
                 raise _fail(f"aerodromes[{seat}] has unknown key {key!r}; use token names, plus1, fraction")

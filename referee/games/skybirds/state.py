@@ -224,8 +224,11 @@ class SkybirdsState(State):
         if self.first:
             self.first = False
             if play.naturals == (0,) and not play.wilds:
-                self._new_dogfight(seat)  # Garros alone wins at once; his player leads again
-                return
+                # Garros alone wins at once and his player leads again, unless he was its last
+                # card: then it is out, and after its token the next seat clockwise leads.
+                self._new_dogfight(seat)
+                if self.sizes[seat]:
+                    return
         if not self.sizes[seat]:
             self.out.append(seat)
             self.takes.append((seat, len(self.out)))
@@ -268,6 +271,8 @@ class SkybirdsState(State):
                 self._take(seat, options[0].token)
         if sum(1 for s in self.sizes if s) <= 1:
             self._end_campaign()
+        elif self.lead and self.armistice >= 0:
+            self._end_war("armistice")  # Garros alone, its last card, won the dogfight: it is over
         else:
             self._set_turn(PLAY, self._next_active(self.last_player))
 
@@ -394,12 +399,12 @@ class SkybirdsState(State):
         cache[seat] = actions
         return actions
 
-    def legal_actions(self, seat: int) -> list[Any]:
+    def _legal_actions(self, seat: int) -> list[Any]:
         if seat not in self.movers:
             return []
         return list(self._legal(seat))
 
-    def is_legal(self, seat: int, action: Any) -> bool:
+    def _is_legal(self, seat: int, action: Any) -> bool:
         if seat not in self.movers:
             return False
         legal = self._legal(seat)
@@ -413,9 +418,9 @@ class SkybirdsState(State):
             members = cache[key] = set(legal)
         return action in members
 
-    def parse_action(self, seat: int, text: str) -> Any:
+    def _parse_action(self, seat: int, text: str) -> Any:
         action = parse(text)  # malformed text: IllegalAction saying what is wrong with it
-        if self.is_legal(seat, action):
+        if self._is_legal(seat, action):
             return action
         hint = ""
         if isinstance(action, Play) and action.wilds:
@@ -541,7 +546,7 @@ class SkybirdsState(State):
             "finishing_order": list(self.final_order) if self.phase == OVER else None,
         }
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def _observation(self, seat: int) -> dict[str, Any]:
         view = self.public_view()
         view["seat"] = seat
         view["hand"] = _cards(self.hands[seat])

@@ -143,19 +143,19 @@ class SkyjoActionState(State):
         stack = self.stack
         return (stack[-1][1],) if stack else ()
 
-    def legal_actions(self, seat: int) -> list[Any]:
+    def _legal_actions(self, seat: int) -> list[Any]:
         stack = self.stack
         if stack and stack[-1][1] == seat:
             return list(self._legal)
         return []
 
-    def is_legal(self, seat: int, action: Any) -> bool:
+    def _is_legal(self, seat: int, action: Any) -> bool:
         stack = self.stack
         return bool(stack) and stack[-1][1] == seat and action in self._legal
 
-    def parse_action(self, seat: int, text: str) -> Any:
+    def _parse_action(self, seat: int, text: str) -> Any:
         move = A.parse_move(text)
-        if self.is_legal(seat, move):
+        if self._is_legal(seat, move):
             return move
         raise IllegalAction(self._illegal_message(seat, text.strip()))
 
@@ -296,7 +296,7 @@ class SkyjoActionState(State):
         return self
 
     # ----- views --------------------------------------------------------------------------
-    def observation(self, seat: int) -> dict[str, Any]:
+    def _observation(self, seat: int) -> dict[str, Any]:
         """Built once per position and seat (the referee, the bots and the checks ask
         repeatedly); each call gets its own top-level dict."""
         view = self._obs.get(seat)
@@ -932,7 +932,9 @@ class SkyjoActionState(State):
         out = []
         if self.deck or len(self.discard) > 1:
             out.append(A.DRAW)
-        if self.discard:
+        # Rule 1b takes a Number/Star card: an action card on top (Meteor shower puts them under
+        # the pile, which the pile can run down to) stays there until a discard covers it.
+        if self.discard and self.discard[-1] < ACTION0:
             out += self._moves_at_cards(s, self.cfg.take_discard)
         if self.cfg.row_mode and (self.adeck or self.adiscard or max(self.arow) >= 0):
             out.append(A.TAKE_ACTION)

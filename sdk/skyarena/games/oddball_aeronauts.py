@@ -2,8 +2,8 @@
 
 Cards appear in observations by id (``"pirates/topsail-rigger"``); :func:`card` returns
 the card's stats and trick (the same data the referee uses). Actions are strings in the
-game's notation (see the engine README): ``"guns"``, ``"guns rig 3,1,2"``, ``"play 1+3"``,
-``"play 1+2 trick 2"``, ``"protect 2"``, ``"capture top"``.
+game's notation (see the engine README): ``"guns"``, ``"ready"``, ``"rig 3,1,2"``, ``"limit"``,
+``"play 1+3"``, ``"play 1+2 trick 2"``, ``"protect 2"``, ``"capture top"``, ``"discard 2,1"``.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import permutations
 from typing import Any
 
 from referee.games.oddball_aeronauts.cards import CARDS, FACTIONS, SKILL_INDEX, SKILLS, Card
@@ -59,8 +60,9 @@ class Observation(BaseObservation):
     round: int = 0
     """Round number, from 1."""
     phase: str = ""
-    """``announce`` (Step 2: a skill), ``play`` (Step 3: cards and trick), ``capture`` or
-    ``protect`` (Step 5 choices of a trick), ``over``."""
+    """``announce`` (Step 2: a skill), ``prepare`` (both skills known: a Rig, an Opp. limit or
+    ``ready``), ``play`` (Step 3: cards and trick), ``capture`` or ``protect`` (Step 5 choices
+    of a trick), ``discard`` (the order of cards going down together), ``over``."""
     lead: int = 0
     """The seat holding the Lead token (it announces first)."""
     to_move: list[int] = field(default_factory=list)
@@ -70,7 +72,7 @@ class Observation(BaseObservation):
     skills: list[str | None] = field(default_factory=list)
     """Skills announced this round so far, per seat."""
     announced: list[str | None] = field(default_factory=list)
-    """Per seat, the text of a trick announced with the skill (Rig, Opp. limit), if any."""
+    """Per seat, the text of a trick announced before the counts (Rig, Opp. limit), if any."""
     limits: list[int | None] = field(default_factory=list)
     """Per seat, the most cards it may Play this round (known from Step 3)."""
     counts: list[int | None] = field(default_factory=list)
@@ -91,6 +93,10 @@ class Observation(BaseObservation):
     """Events left in the box (unseen by both)."""
     hand: Hand = field(default_factory=Hand)
     """Your own deck."""
+    discarding: dict[str, Any] | None = None
+    """In ``discard``: ``{"seat": s, "cards": [...]}``, the cards going down together in deck
+    order (``discard 2,1`` lists them by these positions, first down first), ``None`` for a
+    card you have not seen."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Observation:
@@ -117,6 +123,7 @@ class Observation(BaseObservation):
             result=data["result"],
             box=data["box"],
             hand=Hand(list(hand.get("up", [])), list(hand.get("down", []))),
+            discarding=data.get("discarding"),
         )
 
 
@@ -244,6 +251,10 @@ class HeuristicBot(Bot):
         texts = [str(a) for a in legal_actions]
         if obs.phase == "announce":
             return self._announce(obs, texts)
+        if obs.phase == "prepare":
+            return self._prepare(obs, texts)
+        if obs.phase == "discard":
+            return self._discard_order(obs, texts)
         if obs.phase == "play":
             skill = SKILL_INDEX[obs.skills[obs.seat] or "guns"]
             opp = obs.skills[1 - obs.seat]
@@ -260,33 +271,57 @@ class HeuristicBot(Bot):
         return self.random.randrange(len(texts))
 
     def _card_strength(self, played: list[str], positions: list[int], text: str) -> float:
-        c = CARDS[played[positions.index(int(text.split()[1]))]]
-        return max(c.levels) + 0.1 * sum(c.bonuses)
+        return _strength(played[positions.index(int(text.split()[1]))])
 
     def _announce(self, obs: Observation, texts: list[str]) -> int:
+        """The skill whose best play from the top three (after the best Rig, if the Top Card
+        can Rig) is worth most."""
         opp = obs.skills[1 - obs.seat]
         opp_skill = SKILL_INDEX[opp] if opp else None
         up = [CARDS[c] for c in obs.hand.up]
-        best_score = -1e9
-        best = 0
+        scores = [max(self._best_total_value(obs, cards, SKILL_INDEX[text], opp_skill)
+                      for cards in self._rig_options(up)) for text in texts]
+        return scores.index(max(scores))
+
+    def _prepare(self, obs: Observation, texts: list[str]) -> int:
+        """Always the Opp. limit when there is one; the Rig that best serves the announced
+        skill, or ``ready`` when none beats the order as it is."""
+        if "limit" in texts:
+            return texts.index("limit")
+        skill = SKILL_INDEX[obs.skills[obs.seat] or "guns"]
+        opp = obs.skills[1 - obs.seat]
+        opp_skill = SKILL_INDEX[opp] if opp else None
+        up = [CARDS[c] for c in obs.hand.up]
+        best_score, best = -1e9, 0
         for i, text in enumerate(texts):
-            parts = text.split()
-            skill = SKILL_INDEX[parts[0]]
-            cards = list(up[:3])
-            bonus = 0.0
-            if len(parts) >= 3 and parts[1] == "rig":
-                order = [int(p) for p in parts[2].split(",")]
-                positions = sorted(order)
-                rigged = list(up)
-                for p, o in zip(positions, order):
-                    rigged[p - 1] = up[o - 1]
-                cards = rigged[:3]
-            elif len(parts) == 2 and parts[1] == "limit":
-                bonus = 1.0
-            score = self._best_total_value(obs, cards, skill, opp_skill) + bonus
+            cards = _rigged(up, text)[:3]
+            score = self._best_total_value(obs, cards, skill, opp_skill)
             if score > best_score + 1e-9:
                 best_score, best = score, i
         return best
+
+    def _rig_options(self, up: list[Card]) -> list[list[Card]]:
+        """The top three as they are, and after each reorder the Top Card's Rig allows."""
+        options = [up[:3]]
+        trick = up[0].trick if up else None
+        if trick is not None and trick.kind == "rig":
+            positions = [p for p in trick.positions if p <= len(up)]
+            for order in permutations(positions):
+                rigged = list(up)
+                for p, o in zip(positions, order):
+                    rigged[p - 1] = up[o - 1]
+                options.append(rigged[:3])
+        return options
+
+    def _discard_order(self, obs: Observation, texts: list[str]) -> int:
+        """The strongest card goes down first, so that it is the first a Recover brings back."""
+        cards = (obs.discarding or {}).get("cards") or []
+
+        def strength(text: str) -> tuple[float, ...]:
+            order = [int(k) for k in text.split()[1].split(",")]
+            return tuple(_strength(cards[k - 1]) for k in order)
+
+        return max(range(len(texts)), key=lambda i: strength(texts[i]))
 
     def _best_total_value(self, obs: Observation, cards: list[Card], skill: int, opp_skill: int | None) -> float:
         if not cards:
@@ -304,6 +339,26 @@ class HeuristicBot(Bot):
             win, lose = self._p_win(total, expect)
             best = max(best, win * gain - lose * 2.0 - len(chosen))
         return best
+
+
+def _rigged(up: list[Card], text: str) -> list[Card]:
+    """The face-up cards after the Rig ``text`` (``rig 3,1,2``); as they are for ``ready``."""
+    if not text.startswith("rig "):
+        return up
+    order = [int(p) for p in text.split()[1].split(",")]
+    rigged = list(up)
+    for p, o in zip(sorted(order), order):
+        rigged[p - 1] = up[o - 1]
+    return rigged
+
+
+def _strength(card_id: str | None) -> float:
+    """How much a card is worth getting back: its best skill level and its bonuses; an Event
+    (never Recovered) or an unseen card, nothing."""
+    if card_id is None or CARDS[card_id].is_event:
+        return -1.0
+    c = CARDS[card_id]
+    return max(c.levels) + 0.1 * sum(c.bonuses)
 
 
 HOUSE_BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}

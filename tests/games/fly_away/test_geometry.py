@@ -158,6 +158,33 @@ def test_legal_placements_match_the_rules_stated_plainly(data: tuple[set[Cell], 
         assert mine == plain, (formation, shape)
 
 
+def plain_fault(formation: set[Cell], shape: g.Shape, origin: Cell) -> str | None:
+    """The first condition of brute_legal that fails, in the same order."""
+    new = {(origin[0] + dr, origin[1] + dc) for dr, dc in shape}
+    if new & formation:
+        return "cover"
+    if not any(g.adjacent(a, b) for a in new for b in formation):
+        return "touch"
+    return None if brute_fits(formation | new) else "wedge"
+
+
+@settings(max_examples=60, deadline=None)
+@given(formations())
+def test_an_illegal_placement_names_the_one_condition_it_breaks(data: tuple[set[Cell], list[tuple[int, Cell]]]) -> None:
+    """Turn overview: cover nothing, touch the formation, never break the wedge. The fault
+    named is the first of them that fails, and there is none exactly for the legal cells."""
+    formation, _ = data
+    if not formation:
+        return
+    anchors = g.anchors_for(sorted(formation))
+    rows = [r for r, _ in formation]
+    cols = [c for _, c in formation]
+    for i, shape in enumerate(g.SHAPES):
+        for cell in ((r, c) for r in range(min(rows) - 3, max(rows) + 3) for c in range(min(cols) - 5, max(cols) + 5)):
+            fault = g.placement_fault(formation, anchors, g.shape_at(i, cell))
+            assert fault == plain_fault(formation, shape, cell), (formation, shape, cell)
+
+
 @settings(max_examples=150, deadline=None)
 @given(formations())
 def test_legal_play_keeps_a_connected_formation_inside_some_wedge(

@@ -85,6 +85,25 @@ def test_bad_setup_is_explained(setup: Any, hint: str) -> None:
     assert "README" in str(caught.value)
 
 
+@pytest.mark.parametrize("scoring_cards", ["keep-three", "all-four"])
+def test_each_scoring_card_is_kept_once_so_a_setup_naming_one_twice_is_refused(scoring_cards: str) -> None:
+    """Setup: "choose 3 cards you want to keep": three different cards, one of each type. A
+    card named twice would score twice (and, with all four kept, leave a type to chance)."""
+    four = scoring_cards == "all-four"
+    kept = ["outside-1", "outside-1", "top-1"] + (["bottom-1"] if four else [])
+    other = ["outside-2", "center-2", "top-2", "bottom-2"] if four else KEPT[1]
+    for key in ("kept", "scoring"):
+        ids = kept if key == "kept" else ["outside-1", "outside-1", "top-1", "bottom-1"]
+        with pytest.raises(OptionError, match=rf"seat 0's '{key}' names outside-1 twice.*README"):
+            make("fly-away", 2, options={"scoring_cards": scoring_cards, "setup": {key: [ids, other]}})
+
+
+@pytest.mark.parametrize("setup", [[], 0, "", False, {"kept"}])
+def test_only_null_means_no_setup(setup: Any) -> None:
+    with pytest.raises(OptionError, match=r"option 'setup': must be a JSON object \(or null for a random deal\)"):
+        make("fly-away", 2, options={"setup": setup})
+
+
 def test_seat_to_move_must_still_miss_cards() -> None:
     deck = sorted(deck_for(2))
     full = [[r, c, deck[i]] for i, (r, c) in enumerate((r, c) for r in range(3) for c in range(r + 3))]

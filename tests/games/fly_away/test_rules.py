@@ -115,14 +115,17 @@ def bottom_row_position():  # type: ignore[no-untyped-def]
 def test_placement_may_not_cover_a_card() -> None:
     state = bottom_row_position()
     assert "take T1 @0,0" not in legal(state)
-    with pytest.raises(IllegalAction, match="cover no card"):
+    with pytest.raises(IllegalAction, match="cannot go there: they would cover a card you already played") as caught:
         state.parse_action(0, "take T1 @0,0")
+    assert "touch" not in str(caught.value) and "wedge" not in str(caught.value), "only the condition broken"
 
 
 def test_placement_must_touch_the_formation() -> None:
     state = bottom_row_position()
     assert "take T1 @-1,0" in legal(state)
     assert "take T1 @-2,0" not in legal(state)            # inside the wedge, but touching nothing
+    with pytest.raises(IllegalAction, match="cannot go there: none of them would touch a card of your formation"):
+        state.parse_action(0, "take T1 @-2,0")
 
 
 def test_placement_may_never_break_the_wedge() -> None:
@@ -132,6 +135,16 @@ def test_placement_may_never_break_the_wedge() -> None:
     assert "take T1 @0,5" not in options, "a row holds at most five cards"
     assert "take T1+T2+T3 @-1,1" in options and "take T1+T2+T3 @-1,2" not in options   # middle row: 4 cards
     assert "take T1+M2 @-2,0" in options                   # top row and middle row at once
+    for text in ("take T1 @1,0", "take T1 @0,5", "take T1+T2+T3 @-1,2"):
+        with pytest.raises(IllegalAction, match="cannot go there: your formation would no longer fit the 3/4/5 wedge"):
+            state.parse_action(0, text)
+
+
+def test_the_first_cards_of_a_formation_go_at_the_origin() -> None:
+    state = start2()
+    with pytest.raises(IllegalAction, match=r"formation is empty and its first cards go at @0,0.*legal cells"
+                                            r" for the first listed card: @0,0\)"):
+        state.parse_action(0, "take T1 @2,1")
 
 
 def test_placement_keeps_the_shape_by_translation_only() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games import make
-from referee.games.oddball_aeronauts.state import OddballState
+from referee.games.oddball_aeronauts.state import DISCARD, OddballState
 
 GAME = "oddball-aeronauts"
 
@@ -66,14 +66,23 @@ FILLER1 = [SG, SG, SG, BF, BF]
 
 
 def game(up0: list[str], up1: list[str], down0: list[str] | None = None, down1: list[str] | None = None,
-         lead: int = 0, box: list[str] | None = None, **options: Any) -> OddballState:
-    """A game whose decks are exactly these (Top Card first; next to Recover first)."""
+         lead: int = 0, box: list[str] | None = None, settled: bool = True, **options: Any) -> OddballState:
+    """A game whose decks are exactly these (Top Card first; next to Recover first). Cards a
+    Step 1 Event makes go down together keep their deck order unless ``settled`` is false."""
     setup: dict[str, Any] = {"seats": [{"up": up0, "down": down0 or []}, {"up": up1, "down": down1 or []}],
                              "lead": lead}
     if box is not None:
         setup["box"] = box
     state = make(GAME, 2, seed=0, options={"setup": setup, **options})
     assert isinstance(state, OddballState)
+    return settle(state) if settled else state
+
+
+def settle(state: OddballState) -> OddballState:
+    """Every pending Discard order is answered with deck order (the first legal action)."""
+    while state.phase == DISCARD:
+        (seat,) = state.to_move()
+        state.apply({seat: state.legal_actions(seat)[0]})
     return state
 
 
@@ -96,17 +105,30 @@ def legal(state: OddballState, seat: int) -> list[str]:
     return [str(a) for a in state.legal_actions(seat)]
 
 
-def announce(state: OddballState, seat0: str, seat1: str) -> None:
-    """Step 2: each seat's announcement, made in order: the Lead first."""
+def announce(state: OddballState, seat0: str, seat1: str, prepare0: str | None = "ready",
+             prepare1: str | None = "ready") -> None:
+    """Step 2: each seat's skill, the Lead first; then, unless ``prepare0`` is None, the
+    start of Step 3: both seats' Rig / limit / ``ready`` at once."""
     says = (seat0, seat1)
     lead = state.lead
     state.apply({lead: says[lead]})
     state.apply({1 - lead: says[1 - lead]})
+    if prepare0 is not None and prepare1 is not None:
+        state.apply({0: prepare0, 1: prepare1})
 
 
-def play(state: OddballState, seat0: str, seat1: str) -> None:
-    """Step 3: both seats at once."""
+def play(state: OddballState, seat0: str, seat1: str, settled: bool = True) -> None:
+    """Step 3: both seats at once (then Discard orders in deck order, unless not ``settled``)."""
     state.apply({0: seat0, 1: seat1})
+    if settled:
+        settle(state)
+
+
+def choose(state: OddballState, seat: int, action: str) -> None:
+    """One seat's action (a Step 5 Capture or Protect, a sequential count), then Discard orders
+    in deck order."""
+    state.apply({seat: action})
+    settle(state)
 
 
 def round_(state: OddballState, skill0: str, skill1: str, seat0: str, seat1: str) -> dict[str, Any]:

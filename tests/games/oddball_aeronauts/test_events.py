@@ -19,9 +19,11 @@ from .helpers import (
     TR,
     WD,
     WINDS,
+    announce,
     down,
     game,
     legal,
+    play,
     round_,
     up,
 )
@@ -107,12 +109,11 @@ def test_storm_gods_favour_is_held_for_this_round_then_discarded() -> None:
 def test_clashing_rocks_limits_the_lowest_boarding_to_its_top_card() -> None:
     state = game([RC, ROCKS, HS, DH, GDC], [BF, WD, LO, SG])
     assert state.log[0]["values"] == [4, 7] and state.log[0]["taker"] == 0
-    state.apply({0: "guns"})
-    state.apply({1: "boarding"})
+    announce(state, "guns", "boarding")
     assert state.limits == [1, 3]
     assert legal(state, 0) == ["play 1", "play 1 trick 1"]
     assert "play 1+2+3" in legal(state, 1)
-    state.apply({0: "play 1", 1: "play 1"})
+    play(state, "play 1", "play 1")
     assert ROCKS in down(state, 0) and state.held == [(), ()]
 
 
@@ -125,3 +126,17 @@ def test_demons_bargain_gives_the_highest_guns_two_next_round() -> None:
     second = round_(state, "guns", "sailing", "play 1", "play 1")
     assert second["totals"] == [4 + 2, 4]            # Shackleton's Guns 4 + 2 against Wind Dancer's Sailing 4
     assert state.held == [(), ()] and BARGAIN in down(state, 0)
+
+
+def test_flash_storms_two_discards_go_down_in_the_order_their_owner_chooses() -> None:
+    """Discard: "If you Discard multiple cards you can Discard them in the order of your
+    choice". The storm's two cards go down before Step 2; their owner orders them, and the
+    other seat, which never saw them, is told only that two cards go down."""
+    state = game([RC, FLASH, HS, DH, GDC, GDC], [TR, WD, LO, BF], settled=False)
+    assert state.to_move() == (0,) and state.observation(0)["phase"] == "discard"
+    assert legal(state, 0) == ["discard 1,2", "discard 2,1"]
+    assert state.observation(0)["discarding"] == {"seat": 0, "cards": [RC, HS]}
+    assert state.observation(1)["discarding"] == {"seat": 0, "cards": [None, None]}
+    state.apply({0: "discard 2,1"})
+    assert down(state, 0) == [HS, RC, FLASH] and state.observation(0)["phase"] == "announce"
+    assert state.to_move() == (state.lead,)

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from referee.games import IllegalAction, make
-from referee.games.oddball_aeronauts.actions import Announce, Capture, Play, Protect, parse
+from referee.games.oddball_aeronauts.actions import Announce, Capture, Discard, Play, Prepare, Protect, parse
 
 from .helpers import BF, CL, DH, GDC, HS, LO, RC, SA, TR, WD, game
 
@@ -16,9 +16,13 @@ from .helpers import BF, CL, DH, GDC, HS, LO, RC, SA, TR, WD, game
 @pytest.mark.parametrize(("text", "action"), [
     ("sailing", Announce(0)),
     ("guns", Announce(1)),
-    ("boarding limit", Announce(2, (), True)),
-    ("guns rig 3,1,2", Announce(1, (3, 1, 2))),
-    ("sailing rig 4,2", Announce(0, (4, 2))),
+    ("boarding", Announce(2)),
+    ("ready", Prepare()),
+    ("limit", Prepare((), True)),
+    ("rig 3,1,2", Prepare((3, 1, 2))),
+    ("rig 4,2", Prepare((4, 2))),
+    ("discard 2,1", Discard((2, 1))),
+    ("discard 1,3,2,4", Discard((1, 3, 2, 4))),
     ("play 0", Play(())),
     ("play 1", Play((1,))),
     ("play 1+3", Play((1, 3))),
@@ -35,7 +39,8 @@ def test_notation_round_trips(text: str, action: object) -> None:
 
 
 def test_parser_forgives_case_and_spaces() -> None:
-    assert parse("  GUNS  rig 3, 1 ,2 ") == Announce(1, (3, 1, 2))
+    assert parse("  GUNS ") == Announce(1) and parse(" RIG 3, 1 ,2 ") == Prepare((3, 1, 2))
+    assert parse("Discard 2 , 1") == Discard((2, 1))
     assert parse("Play 1 + 2  Trick 2") == Play((1, 2), 2)
 
 
@@ -48,9 +53,13 @@ def test_parser_forgives_case_and_spaces() -> None:
     ("play 1+3+2", "play 1"),
     ("play 0 trick 1", "its own trick"),
     ("play 1 trick 2", "Magic trick is used only on a Played card"),
-    ("guns rig 1,1", "each rigged position once"),
-    ("guns rig", "rig A,B"),
-    ("guns please", "rig A,B"),
+    ("rig 1,1", "each rigged position once"),
+    ("rig", "rig A,B"),
+    ("guns rig 3,1,2", "a skill is announced alone"),
+    ("guns please", "a skill is announced alone"),
+    ("discard 1,1", "each card going down once"),
+    ("discard 1,3", "numbered 1 to 2"),
+    ("discard", "discard 2,1"),
     ("protect 4", "protect N"),
     ("capture hand", "capture top"),
 ])
@@ -64,7 +73,7 @@ def test_state_parser_separates_malformed_from_illegal() -> None:
     with pytest.raises(IllegalAction, match="cannot read"):
         state.parse_action(0, "gunz")
     with pytest.raises(IllegalAction, match="not a legal action for seat 0 now; legal: sailing, guns, boarding"):
-        state.parse_action(0, "guns rig 3,1,2")         # well formed, but the Top Card cannot Rig
+        state.parse_action(0, "rig 3,1,2")         # well formed, but not now (and the Top Card cannot Rig)
     with pytest.raises(IllegalAction, match="not to move"):
         state.parse_action(1, "guns")
     assert state.parse_action(0, " Guns ") == Announce(1)
@@ -98,4 +107,6 @@ def test_fallback_is_the_top_card_alone() -> None:
     state = game([RC, HS, DH, GDC], [TR, WD, LO, BF])
     state.apply({0: "guns"})
     state.apply({1: "sailing"})
+    assert str(state.legal_actions(0)[0]) == "ready" and str(state.legal_actions(1)[0]) == "ready"
+    state.apply({0: "ready", 1: "ready"})
     assert str(state.legal_actions(0)[0]) == "play 1" and str(state.legal_actions(1)[0]) == "play 1"

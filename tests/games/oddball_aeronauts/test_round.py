@@ -19,11 +19,13 @@ from .helpers import (
     LO,
     MAR,
     RC,
+    SB,
     SG,
     TR,
     WD,
     WINDS,
     announce,
+    choose,
     down,
     game,
     last,
@@ -119,8 +121,59 @@ def test_sequential_counts_ruling_shows_only_the_leads_count() -> None:
     obs = state.observation(1)
     assert obs["counts"] == [2, None]
     assert "reveal" in obs and obs["reveal"] is None
-    state.apply({1: "play 1"})
+    choose(state, 1, "play 1")
     assert last(state)["counts"] == [2, 1]
+
+
+# ----- Discarding several cards: in the order of the owner's choice -----------------------------
+def test_discarded_played_cards_go_down_in_the_order_their_owner_chooses() -> None:
+    """Discard: "If you Discard multiple cards you can Discard them in the order of your
+    choice", and Recover brings back the first Discarded card, so the order is a decision."""
+    state = game([DH, GDC, RC, MAR], [TR, TR, TR, SG], lead=0)
+    announce(state, "guns", "sailing")
+    play(state, "play 1+2+3", "play 1+2+3 trick 1", settled=False)
+    # Seat 1's three Topsail Riggers are copies of one card (and public): nothing to choose.
+    assert state.to_move() == (0,) and state.observation(1)["phase"] == "discard"
+    assert legal(state, 0) == ["discard 1,2,3", "discard 1,3,2", "discard 2,1,3", "discard 2,3,1",
+                               "discard 3,1,2", "discard 3,2,1"]
+    assert state.observation(1)["discarding"] == {"seat": 0, "cards": [DH, GDC, RC]}   # Played: seen by both
+    assert state.observation(1)["reveal"]["winner"] == 1
+    state.apply({0: "discard 3,1,2"})
+    assert down(state, 0) == [RC, DH, GDC] and state.rnd == 2
+    assert up(state, 1) == [SG, TR, TR] and down(state, 1) == [TR]   # Sailing: two of its copies came back
+
+
+def test_the_order_chosen_decides_what_a_later_recover_brings_back() -> None:
+    state = game([DH, GDC, RC, SB, HS], [TR, WD, LO, SG, SG], lead=0)
+    announce(state, "guns", "sailing")
+    play(state, "play 1+2+3", "play 1", settled=False)      # Guns 3 + 1 + 2 = 6 against Sailing 5: won
+    choose(state, 0, "discard 3,2,1")
+    assert down(state, 0) == [RC, GDC, DH]
+    round_(state, "guns", "sailing", "play 1+2 trick 1", "play 1")   # Shieldbearer: Win: Recover 1 card
+    assert last(state)["winner"] == 0 and up(state, 0) == [RC], "the card Discarded first comes back first"
+
+
+def test_a_guns_losers_extra_discards_are_ordered_by_the_loser_unseen_by_the_winner() -> None:
+    state = game([RC, HS, DH, GDC, MAR], [TR, WD, LO, BF, SG], down1=[SG], lead=0)
+    announce(state, "guns", "sailing")
+    play(state, "play 1+2+3", "play 1", settled=False)      # Guns 8 against Sailing 5
+    assert state.to_move() == (0,) and legal(state, 0)[0] == "discard 1,2,3"
+    state.apply({0: "discard 1,2,3"})
+    # The loser's next two cards (Wind Dancer, Lookout) go down together: its choice.
+    assert state.to_move() == (1,) and legal(state, 1) == ["discard 1,2", "discard 2,1"]
+    assert state.observation(1)["discarding"] == {"seat": 1, "cards": [WD, LO]}
+    assert state.observation(0)["discarding"] == {"seat": 1, "cards": [None, None]}
+    state.apply({1: "discard 2,1"})
+    assert down(state, 1) == [SG, TR, LO, WD]
+
+
+def test_copies_the_opponent_has_not_seen_still_ask_so_asking_reveals_nothing() -> None:
+    state = game([RC, HS, DH, GDC, MAR], [TR, BF, BF, WD, SG], lead=0)
+    announce(state, "guns", "sailing")
+    play(state, "play 1+2+3", "play 1", settled=False)
+    state.apply({0: "discard 1,2,3"})
+    assert state.to_move() == (1,) and legal(state, 1) == ["discard 1,2"]   # two Bilge Fiends: one order
+    assert state.observation(0)["discarding"] == {"seat": 1, "cards": [None, None]}
 
 
 # ----- Steps 4 and 5: totals and the Win Effects -----------------------------------------------
@@ -236,8 +289,7 @@ def test_only_events_face_up_counts_as_no_cards(ruling: bool) -> None:
     else:
         # Next round's Step 1 resolved the Event; with no card left, seat 0 can only show 0 fingers.
         assert up(state, 0) == [] and state.log[0]["event"] == FLASH
-        state.apply({1: "guns"})
-        state.apply({0: "sailing"})
+        announce(state, "sailing", "guns")
         assert legal(state, 0) == ["play 0"]
         play(state, "play 0", "play 1")
         result = state.result()

@@ -41,6 +41,7 @@ from .helpers import (
     WD,
     ZEPHYR,
     announce,
+    choose,
     down,
     game,
     last,
@@ -149,12 +150,29 @@ def test_win_with_a_skill_symbol_needs_that_skill() -> None:
     assert summary["winner"] == 0 and summary["discarded"] == [0, 1]
 
 
-def test_opp_may_play_only_their_top_card_is_announced_before_step_3() -> None:
+def test_a_count_limit_is_announced_at_the_start_of_step_3_after_both_skills() -> None:
+    """Step 3: "If you have a Trick that limits how many cards may be Played this Round it
+    must be announced at the start of this step": skills are announced plain, so the other
+    seat chooses its skill before it hears the limit, and hears it before the counts."""
+    state = game([ZEPHYR, GDC, GDC], [SG, SG, SG, SG])
+    assert legal(state, 0) == ["sailing", "guns", "boarding"]
+    state.apply({0: "sailing"})
+    assert state.observation(1)["announced"] == [None, None] and legal(state, 1) == ["sailing", "guns", "boarding"]
+    state.apply({1: "guns"})
+    assert state.to_move() == (0, 1) and state.observation(0)["phase"] == "prepare"
+    assert legal(state, 0) == ["ready", "limit"] and legal(state, 1) == ["ready"]
+    assert state.observation(1)["limits"] == [None, None]
+    state.apply({0: "limit", 1: "ready"})
+    obs = state.observation(1)
+    assert obs["phase"] == "play" and obs["limits"] == [3, 1]
+    assert obs["announced"] == ["Lead: Opp. may Play only their Top Card this round.", None]
+    assert legal(state, 1) == ["play 1", "play 1 trick 1"]
+
+
+def test_opp_may_play_only_their_top_card_is_announced_before_the_counts() -> None:
     state = game([ZEPHYR, *PEND], [TR, WD, LO, *PIR])
-    assert "sailing limit" in legal(state, 0)
-    state.apply({0: "sailing limit"})
+    announce(state, "sailing", "sailing", "limit", "ready")
     assert state.observation(1)["announced"] == ["Lead: Opp. may Play only their Top Card this round.", None]
-    state.apply({1: "sailing"})
     assert state.limits == [3, 1]
     assert legal(state, 1) == ["play 1", "play 1 trick 1"]
     assert all("trick" not in a for a in legal(state, 0))     # the trick of the round is spent
@@ -162,8 +180,8 @@ def test_opp_may_play_only_their_top_card_is_announced_before_step_3() -> None:
 
 def test_a_lead_limit_is_not_offered_to_the_other_seat() -> None:
     state = game([TR, *PIR], [ZEPHYR, *PEND], lead=0)
-    state.apply({0: "sailing"})
-    assert legal(state, 1) == ["sailing", "guns", "boarding"]
+    announce(state, "sailing", "guns", None, None)
+    assert legal(state, 1) == ["ready"]
 
 
 def test_opp_penalty_magic_trick_on_a_played_card() -> None:
@@ -189,10 +207,10 @@ def test_protect_asks_which_played_card_becomes_next_rounds_top_card() -> None:
     state = game([SA, RC, HS, DH], [TR, *PIR])
     announce(state, "sailing", "sailing")
     play(state, "play 1+2+3 trick 1", "play 1")
-    assert state.to_move() == (0,) and state.phase == 3
+    assert state.to_move() == (0,) and state.observation(0)["phase"] == "protect"
     assert legal(state, 0) == ["protect 2", "protect 3"]     # never a card with a Protect trick
     assert state.observation(1)["reveal"]["played"][0] == [SA, RC, HS]
-    state.apply({0: "protect 3"})
+    choose(state, 0, "protect 3")
     assert up(state, 0) == [HS, DH] and down(state, 0) == [SA, RC]
     assert last(state)["protected"] == [HS, None]
 
@@ -223,7 +241,7 @@ def test_capture_takes_the_opponents_top_card_instead_of_the_win_effect(place: s
     announce(state, "sailing", "guns")
     play(state, "play 1", "play 1+2 trick 1")      # Guns 5 against Sailing 5 + 1
     assert state.to_move() == (1,) and legal(state, 1) == ["capture top", "capture deck"]
-    state.apply({1: f"capture {place}"})
+    choose(state, 1, f"capture {place}")
     assert up(state, 1) == expected                    # no Recover: the Win Effect is replaced
     assert down(state, 1) == [SG, MOLLY, WD]
     assert up(state, 0) == [HS, DH, GDC] and down(state, 0) == []
@@ -234,7 +252,7 @@ def test_capture_of_a_player_who_played_no_card_takes_its_top_card() -> None:
     state = game([TUCK, RC, DH], [MOLLY, WD, LO, BF], lead=1)
     announce(state, "sailing", "guns")
     play(state, "play 0", "play 1 trick 1")
-    state.apply({1: "capture deck"})
+    choose(state, 1, "capture deck")
     assert up(state, 0) == [RC, DH] and up(state, 1)[-1] == TUCK
 
 
@@ -281,16 +299,14 @@ def test_next_round_support() -> None:
 
 
 # ----- Rig: moving cards before Step 3 -------------------------------------------------------
-def test_rig_cards_1_2_3_is_done_with_the_announcement_before_step_3() -> None:
+def test_rig_cards_1_2_3_is_done_at_the_start_of_step_3() -> None:
     state = game([CL, DH, RC, GDC], [TR, *PIR])
+    announce(state, "guns", "sailing", None, None)
     options = legal(state, 0)
-    assert options[:6] == ["sailing", "sailing rig 1,3,2", "sailing rig 2,1,3", "sailing rig 2,3,1",
-                           "sailing rig 3,1,2", "sailing rig 3,2,1"]
-    assert len(options) == 18
-    state.apply({0: "guns rig 3,1,2"})
+    assert options == ["ready", "rig 1,3,2", "rig 2,1,3", "rig 2,3,1", "rig 3,1,2", "rig 3,2,1"]
+    state.apply({0: "rig 3,1,2", 1: "ready"})
     assert up(state, 0) == [RC, CL, DH, GDC]
     assert state.observation(1)["announced"][0] == "Rig cards 1, 2 and 3."
-    state.apply({1: "sailing"})
     # One trick per round, and only the initial Top Card's: the new Top Card's trick is not offered.
     assert legal(state, 0) == ["play 1", "play 1+2", "play 1+3", "play 1+2+3"]
     play(state, "play 1", "play 1")
@@ -298,10 +314,23 @@ def test_rig_cards_1_2_3_is_done_with_the_announcement_before_step_3() -> None:
     assert last(state)["tricks"][0] == {"text": "Rig cards 1, 2 and 3.", "blocked": False}
 
 
+def test_the_lead_may_rig_after_hearing_the_other_seats_skill() -> None:
+    """Tricks That Move Cards: "All such Tricks must be carried out before Step 3", not with
+    the Lead's own announcement: the Lead hears the other skill first, then Rigs."""
+    state = game([CL, RC, MAR, GDC], [SG, *PIR], lead=0)
+    assert legal(state, 0) == ["sailing", "guns", "boarding"]
+    state.apply({0: "guns"})
+    state.apply({1: "sailing"})
+    assert "rig 2,1,3" in legal(state, 0)
+    state.apply({0: "rig 2,1,3", 1: "ready"})
+    assert up(state, 0) == [RC, CL, MAR, GDC] and state.observation(1)["announced"] == ["Rig cards 1, 2 and 3.", None]
+
+
 def test_rig_cards_2_and_4_swaps_them() -> None:
     state = game([VEX, TR, WD, BF, LO], [RC, *PEND])
-    assert legal(state, 0) == ["sailing", "sailing rig 4,2", "guns", "guns rig 4,2", "boarding", "boarding rig 4,2"]
-    state.apply({0: "sailing rig 4,2"})
+    announce(state, "sailing", "guns", None, None)
+    assert legal(state, 0) == ["ready", "rig 4,2"]
+    state.apply({0: "rig 4,2", 1: "ready"})
     assert up(state, 0) == [VEX, BF, WD, TR, LO]
 
 
@@ -309,18 +338,18 @@ def test_an_event_rigged_into_the_top_three_adds_nothing() -> None:
     from .helpers import FLASH
     state = game([VEX, TR, WD, FLASH, LO], [RC, *PEND])
     assert not state.log                                   # 4th: not in the top three at Step 1
-    state.apply({0: "sailing rig 4,2"})
+    announce(state, "sailing", "guns", "rig 4,2", "ready")
     assert up(state, 0) == [VEX, FLASH, WD, TR, LO]
-    state.apply({1: "guns"})
     play(state, "play 1+2", "play 1")
     assert last(state)["totals"] == [2, 5] and down(state, 0) == [VEX, FLASH, WD, TR]   # lost to Guns: 2 more
 
 
 def test_rig_uses_only_positions_that_exist() -> None:
     state = game([CL, DH], [TR, *PIR])
-    assert [a for a in legal(state, 0) if a.startswith("guns")] == ["guns", "guns rig 2,1"]
+    announce(state, "guns", "sailing", None, None)
+    assert legal(state, 0) == ["ready", "rig 2,1"]
     with pytest.raises(IllegalAction):
-        state.apply({0: "guns rig 3,1,2"})
+        state.apply({0: "rig 3,1,2", 1: "ready"})
 
 
 # ----- Play 0 cards -----------------------------------------------------------------------------

@@ -39,6 +39,7 @@ def test_the_other_seats_choices_stay_hidden_until_revealed() -> None:
     state.apply({0: "guns"})
     assert state.observation(1)["skills"] == ["guns", None]
     state.apply({1: "sailing"})
+    state.apply({0: "ready", 1: "ready"})
     before = state.observation(0)
     play(state, "play 1+2", "play 1")
     assert before["counts"] == [None, None] and before["reveal"] is None

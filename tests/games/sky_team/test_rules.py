@@ -6,6 +6,7 @@ import pytest
 
 from referee.games import IllegalAction
 from referee.games.core import replay as replay_io
+from referee.games.sky_team.state import SkyTeamState
 
 from .helpers import C, P, dice, game, legal, outcome, play, spaces
 
@@ -352,12 +353,28 @@ def test_missing_mandatory_die_loses_at_the_end_of_the_round() -> None:
 
 
 # ----- the end ---------------------------------------------------------------------------
-def test_crash_when_the_landing_round_comes_before_the_airport() -> None:
+def crash_after_round_6() -> SkyTeamState:
+    """Round 6 played out one space short of the airport (speed 4: the plane stays put)."""
     s = game({"round": 6, "position": 6, "tokens": [0] * 7, "dice": [QUIET_DICE]})
     play(s, "C:3>axis", "P:3>axis", "C:2>engines", "P:2>engines", "C:1>radio", "P:1>radio", "C:3>conc",
          "P:3>conc")
+    return s
+
+
+def test_crash_when_the_landing_round_comes_before_the_airport() -> None:
+    s = crash_after_round_6()
     result = s.result()
     assert result is not None and result.reason == "crash" and result.details["position"] == 6
+
+
+def test_after_a_crash_the_views_show_the_last_round_played_with_its_board_and_speed() -> None:
+    """The crash comes as the altitude track reaches the landing round, which is never
+    played: round, board and speed stay those of round 6, so `speed` is still "this round's"."""
+    s = crash_after_round_6()
+    for view in (s.public_view(), s.observation(0), s.observation(1)):
+        assert view["round"] == 6 and view["altitude"] == 1000 and not view["final_round"]
+        assert view["speed"] == 4 and view["board"]["engines_pilot"] == 2 and view["phase"] == "over"
+        assert view["result"]["reason"] == "crash" and view["result"]["details"]["round"] == 6
 
 
 LANDING = {"round": 7, "position": 7, "tokens": [0] * 7, "gear": [True, True, True], "flaps": 4, "brakes": 3}

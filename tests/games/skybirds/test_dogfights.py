@@ -15,6 +15,35 @@ def test_garros_alone_wins_at_once_and_his_player_leads_again() -> None:
     assert legal(state) == ["2", "7"], "a new dogfight of any size, and no pass for the leader"
 
 
+def test_garros_alone_as_the_last_card_puts_his_player_out_and_the_next_seat_leads() -> None:
+    """Played alone he wins the dogfight; with no card left his player is out (first place,
+    takes its token) and the lead passes clockwise, as when any dogfight winner is out."""
+    state = game([[0], [2, 3], [5, 6]])
+    play(state, "G")
+    assert state.observation(0)["finished"] == [0] and state.observation(0)["take_place"] == 1
+    assert legal(state) == ["take A1", "take A2", "take A3", "take +1"]
+    play(state, "take A1")
+    assert turn(state) == 1 and legal(state) == ["2", "3"], "seat 1 leads a new dogfight"
+    assert state.observation(1)["previous_dogfight"] == [[0, "G"]]
+
+
+def test_garros_received_as_the_only_card_through_a_trade_puts_his_player_out() -> None:
+    state = game([[0, 4, 5], [2], [6, 7, 8]], aerodromes=[{}, {"A2": "up"}])
+    play(state, "A2>0")
+    state.apply({0: "give G", 1: "give 2"})
+    assert turn(state) == 1 and legal(state) == ["G"]
+    play(state, "G", "take A1")
+    assert state.observation(2)["finished"] == [1] and turn(state) == 2 and legal(state) == ["6", "7", "8"]
+
+
+def test_garros_alone_as_the_last_card_taking_the_armistice_ends_the_war_at_once() -> None:
+    """The dogfight the Armistice must finish is the one Garros already won."""
+    state = game([[0], [2, 3], [5, 6]], aerodromes=[{"C1": "up", "C3": "up", "D1": "up", "D2": "up"}])
+    play(state, "G", "take AR")
+    result = state.result()
+    assert result is not None and result.reason == "armistice" and result.details["finishing_order"][0] == 0
+
+
 def test_garros_joins_a_squadron_at_its_value_rulebook_examples() -> None:
     state = game([[0, 1, 2, 2, 4, 5, 5], [3, 3, 6]])
     options = legal(state)

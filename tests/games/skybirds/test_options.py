@@ -63,6 +63,14 @@ def test_bad_setups_name_the_key_and_the_fix(setup: Any, match: str) -> None:
     assert "README" in str(info.value)
 
 
+@pytest.mark.parametrize("face", ["up", "flipped"])
+def test_the_armistice_is_only_ever_earned_so_a_setup_cannot_start_it_in_a_reserve(face: str) -> None:
+    """Taking the Armistice ends the war after that dogfight (and it is never traded for):
+    a reserve holding it at the start would be a war already over, so it is refused."""
+    with pytest.raises(OptionError, match=r"the Armistice \(AR\) cannot start in a reserve.*README"):
+        new(3, options={"setup": {"aerodromes": [{}, {"D1": "up", "D2": "up", "AR": face}]}})
+
+
 def test_contradictory_campaign_start_and_limit() -> None:
     with pytest.raises(OptionError, match="raise campaign_limit or lower setup.campaign"):
         new(2, options={"setup": {"campaign": 12}, "campaign_limit": 10})

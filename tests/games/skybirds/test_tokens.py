@@ -326,3 +326,18 @@ def test_tiebreakers_take_three_quarters_then_a_half_then_a_quarter() -> None:
     assert state.frac == [3, 2, 0]
     assert reserve(state, 0)["C2"] == "up" and state.observation(0)["fractions_left"] == [0.25]
     assert state.observation(0)["aerodromes"][0]["vp"] == 3 + 3 + 0.75
+
+
+def test_no_trade_ins_after_the_final_campaign() -> None:
+    """Trade-ins come "prior to the start of a Campaign": after the last one there is none."""
+    state = game([[0, 1], [2]], aerodromes=[{"plus1": 3}], campaign_limit=1)
+    play(state, "G 1", "take +1", "take A1")
+    result = state.result()
+    assert result is not None and result.reason == "campaign-limit" and state.plus1[0] == 4
+
+
+def test_c3_is_offered_only_against_a_seat_that_holds_two_cards_to_trade() -> None:
+    state = game([[0, 4, 5], [2], [6, 7, 8]], aerodromes=[{"C3": "up"}])
+    assert legal(state) == ["pass", "C3>2"], "seat 1 holds one card: it cannot hand over two"
+    short = game([[0], [2, 3], [6, 7, 8]], aerodromes=[{"C3": "up"}])
+    assert short.phase == 3, "with one card seat 0 cannot trade two: no pre-campaign decision"

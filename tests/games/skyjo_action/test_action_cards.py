@@ -292,3 +292,4 @@ def test_an_empty_action_deck_is_rebuilt_from_the_action_discard_pile() -> None:
     assert state.arow[1] == -1 and state.observation(0)["action_row"][1] is None
     play(state, "take-action")
     assert "take deck" not in legal(state)
+

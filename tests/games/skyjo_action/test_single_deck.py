@@ -88,3 +88,16 @@ def test_a_held_card_removed_by_meteor_comes_back_through_the_main_deck() -> Non
             break
         play(state, "draw" if decision == "turn" else legal(state)[0])
     assert seen[-1] == "hold" and state.observation(0)["pending"] == {"card": "look"}
+
+
+def test_rule_1b_an_action_card_on_top_of_the_discard_pile_cannot_be_taken() -> None:
+    """Rule 1b takes a Number/Star card. Taking the 7 over a face-down action card hands that
+    card to its owner, so the Meteor-buried action card beneath becomes the top: it stays
+    there, shown, and is not offered until a discard covers it."""
+    state = fixed(2, grids=["look 2 3 4 / 5 6 7 8 / 9 10 11 12", FILLER], single_deck=5,
+                  setup={"discard": ["meteor", 7]})
+    play(state, "take-discard A1", "hold")
+    assert state.observation(1)["discard"] == "meteor" and state.observation(1)["discard_size"] == 1
+    assert mover(state) == 1 and not any(move.startswith("take-discard") for move in legal(state))
+    play(state, "draw", "discard", "reveal A1")
+    assert state.observation(0)["discard"] != "meteor" and "take-discard B2" in legal(state)

@@ -117,3 +117,13 @@ def test_take_discard_after_a_reshuffled_main_deck() -> None:
     play(state, "draw")                                # seat 1: the discard pile but its top is shuffled in
     assert state.discard == [5] and sorted(state.deck + [state.stack[-1][2]]) == [1, 2, 3]
     assert any(e[0] == "c" and e[1] == "reshuffle" for e in state.history())
+
+
+def test_rule_1b_take_discard_is_not_offered_while_an_action_card_is_on_top() -> None:
+    """Two decks (an explicit deck lets a grid hold an action card, as after a reshuffle of
+    Meteor-buried cards): taking the 7 hands the face-down `look` to its owner, the buried
+    `meteor` becomes the top, and rule 1b, which takes a Number/Star card, offers no take."""
+    state = fixed(2, grids=["look 2 3 4 / 5 6 7 8 / 9 10 11 12", FILLER], deck="1 2 3 4 5 6",
+                  setup={"discard": ["meteor", 7]})
+    play(state, "take-discard A1", "hold")
+    assert legal(state) == ["draw", "take-action"] and state.observation(1)["discard"] == "meteor"

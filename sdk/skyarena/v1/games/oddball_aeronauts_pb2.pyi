@@ -89,6 +89,59 @@ class OddballAeronautsObservation(_message.Message):
         def WhichOneof(self, oneof_group: _WhichOneofArgType__why) -> _WhichOneofReturnType__why | None: ...
 
     @_typing.final
+    class Reveal(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        ROUND_FIELD_NUMBER: _builtins.int
+        LEAD_FIELD_NUMBER: _builtins.int
+        SKILLS_FIELD_NUMBER: _builtins.int
+        COUNTS_FIELD_NUMBER: _builtins.int
+        POSITIONS_FIELD_NUMBER: _builtins.int
+        PLAYED_FIELD_NUMBER: _builtins.int
+        TRICKS_FIELD_NUMBER: _builtins.int
+        TOTALS_FIELD_NUMBER: _builtins.int
+        WINNER_FIELD_NUMBER: _builtins.int
+        DEFENCE_FIELD_NUMBER: _builtins.int
+        round: _builtins.int
+        lead: _builtins.int
+        winner: _builtins.int
+        @_builtins.property
+        def skills(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+        @_builtins.property
+        def counts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+        @_builtins.property
+        def positions(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.IntList]: ...
+        @_builtins.property
+        def played(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.StringList]: ...
+        @_builtins.property
+        def tricks(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.Json]: ...
+        @_builtins.property
+        def totals(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+        @_builtins.property
+        def defence(self) -> _common_pb2.Json: ...
+        def __init__(
+            self,
+            *,
+            round: _builtins.int = ...,
+            lead: _builtins.int = ...,
+            skills: _abc.Iterable[_builtins.str] | None = ...,
+            counts: _abc.Iterable[_builtins.int] | None = ...,
+            positions: _abc.Iterable[_common_pb2.IntList] | None = ...,
+            played: _abc.Iterable[_common_pb2.StringList] | None = ...,
+            tricks: _abc.Iterable[_common_pb2.Json] | None = ...,
+            totals: _abc.Iterable[_builtins.int] | None = ...,
+            winner: _builtins.int | None = ...,
+            defence: _common_pb2.Json | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _typing.Literal["_winner", b"_winner", "defence", b"defence", "winner", b"winner"]  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["_winner", b"_winner", "counts", b"counts", "defence", b"defence", "lead", b"lead", "played", b"played", "positions", b"positions", "round", b"round", "skills", b"skills", "totals", b"totals", "tricks", b"tricks", "winner", b"winner"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        _WhichOneofReturnType__winner: _TypeAlias = _typing.Literal["winner"]  # noqa: Y015
+        _WhichOneofArgType__winner: _TypeAlias = _typing.Literal["_winner", b"_winner"]  # noqa: Y015
+        def WhichOneof(self, oneof_group: _WhichOneofArgType__winner) -> _WhichOneofReturnType__winner | None: ...
+
+    @_typing.final
     class LastRound(_message.Message):
         DESCRIPTOR: _descriptor.Descriptor
 
@@ -249,6 +302,26 @@ class OddballAeronautsObservation(_message.Message):
             def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
             def WhichOneof(self, oneof_group: _Never) -> None: ...
 
+        @_typing.final
+        class NextRound(_message.Message):
+            DESCRIPTOR: _descriptor.Descriptor
+
+            CARD_FIELD_NUMBER: _builtins.int
+            TOP_RIGHT_FIELD_NUMBER: _builtins.int
+            card: _builtins.str
+            top_right: _builtins.str
+            def __init__(
+                self,
+                *,
+                card: _builtins.str = ...,
+                top_right: _builtins.str = ...,
+            ) -> None: ...
+            _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+            def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+            _ClearFieldArgType: _TypeAlias = _typing.Literal["card", b"card", "top_right", b"top_right"]  # noqa: Y015
+            def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+            def WhichOneof(self, oneof_group: _Never) -> None: ...
+
         FACE_UP_FIELD_NUMBER: _builtins.int
         FACE_DOWN_FIELD_NUMBER: _builtins.int
         HELD_FIELD_NUMBER: _builtins.int
@@ -262,7 +335,7 @@ class OddballAeronautsObservation(_message.Message):
             """Events this seat took and holds until used: ``{"event": id, "round": when it applies}``."""
 
         @_builtins.property
-        def next_round(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.Json]:
+        def next_round(self) -> _containers.RepeatedCompositeFieldContainer[Global___OddballAeronautsObservation.DeckView.NextRound]:
             """Next Round tricks in play for this seat this round: ``{"card": id, "top_right": notation}``."""
 
         def __init__(
@@ -271,11 +344,32 @@ class OddballAeronautsObservation(_message.Message):
             face_up: _builtins.int = ...,
             face_down: _builtins.int = ...,
             held: _abc.Iterable[Global___OddballAeronautsObservation.DeckView.Held] | None = ...,
-            next_round: _abc.Iterable[_common_pb2.Json] | None = ...,
+            next_round: _abc.Iterable[Global___OddballAeronautsObservation.DeckView.NextRound] | None = ...,
         ) -> None: ...
         _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
         _ClearFieldArgType: _TypeAlias = _typing.Literal["face_down", b"face_down", "face_up", b"face_up", "held", b"held", "next_round", b"next_round"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class Discarding(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        SEAT_FIELD_NUMBER: _builtins.int
+        CARDS_FIELD_NUMBER: _builtins.int
+        seat: _builtins.int
+        @_builtins.property
+        def cards(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.NullableString]: ...
+        def __init__(
+            self,
+            *,
+            seat: _builtins.int = ...,
+            cards: _abc.Iterable[_common_pb2.NullableString] | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "seat", b"seat"]  # noqa: Y015
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -378,6 +472,7 @@ class OddballAeronautsObservation(_message.Message):
     REVEAL_FIELD_NUMBER: _builtins.int
     LAST_ROUND_FIELD_NUMBER: _builtins.int
     DECKS_FIELD_NUMBER: _builtins.int
+    DISCARDING_FIELD_NUMBER: _builtins.int
     RESULT_FIELD_NUMBER: _builtins.int
     BOX_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
@@ -385,8 +480,9 @@ class OddballAeronautsObservation(_message.Message):
     round: _builtins.int
     """Round number, from 1."""
     phase: _builtins.str
-    """``announce`` (Step 2: a skill), ``play`` (Step 3: cards and trick), ``capture`` or ``protect``
-    (Step 5 choices of a trick), ``over``.
+    """``announce`` (Step 2: a skill), ``prepare`` (both skills known: a Rig, an Opp. limit or
+    ``ready``), ``play`` (Step 3: cards and trick), ``capture`` or ``protect`` (Step 5 choices of a
+    trick), ``discard`` (the order of cards going down together), ``over``.
     """
     lead: _builtins.int
     """The seat holding the Lead token (it announces first)."""
@@ -408,7 +504,7 @@ class OddballAeronautsObservation(_message.Message):
 
     @_builtins.property
     def announced(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.NullableString]:
-        """Per seat, the text of a trick announced with the skill (Rig, Opp. limit), if any."""
+        """Per seat, the text of a trick announced before the counts (Rig, Opp. limit), if any."""
 
     @_builtins.property
     def limits(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.NullableInt]:
@@ -425,7 +521,7 @@ class OddballAeronautsObservation(_message.Message):
         """What Step 1 did this round: Events discarded, resolved (compared values, taker) or tied."""
 
     @_builtins.property
-    def reveal(self) -> _common_pb2.Json:
+    def reveal(self) -> Global___OddballAeronautsObservation.Reveal:
         """During Step 5 choices: this round's Played cards, skills, tricks, totals and winner."""
 
     @_builtins.property
@@ -437,6 +533,13 @@ class OddballAeronautsObservation(_message.Message):
     @_builtins.property
     def decks(self) -> _containers.RepeatedCompositeFieldContainer[Global___OddballAeronautsObservation.DeckView]:
         """Public facts about both decks, indexed by seat."""
+
+    @_builtins.property
+    def discarding(self) -> Global___OddballAeronautsObservation.Discarding:
+        """In ``discard``: ``{"seat": s, "cards": [...]}``, the cards going down together in deck order
+        (``discard 2,1`` lists them by these positions, first down first), ``None`` for a card you have
+        not seen.
+        """
 
     @_builtins.property
     def result(self) -> Global___OddballAeronautsObservation.Result:
@@ -459,17 +562,18 @@ class OddballAeronautsObservation(_message.Message):
         limits: _abc.Iterable[_common_pb2.NullableInt] | None = ...,
         counts: _abc.Iterable[_common_pb2.Json] | None = ...,
         events: _abc.Iterable[Global___OddballAeronautsObservation.Event] | None = ...,
-        reveal: _common_pb2.Json | None = ...,
+        reveal: Global___OddballAeronautsObservation.Reveal | None = ...,
         last_round: Global___OddballAeronautsObservation.LastRound | None = ...,
         decks: _abc.Iterable[Global___OddballAeronautsObservation.DeckView] | None = ...,
+        discarding: Global___OddballAeronautsObservation.Discarding | None = ...,
         result: Global___OddballAeronautsObservation.Result | None = ...,
         box: _builtins.int = ...,
         seat: _builtins.int = ...,
         hand: Global___OddballAeronautsObservation.Hand | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["hand", b"hand", "last_round", b"last_round", "result", b"result", "reveal", b"reveal"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["discarding", b"discarding", "hand", b"hand", "last_round", b"last_round", "result", b"result", "reveal", b"reveal"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["announced", b"announced", "box", b"box", "counts", b"counts", "decks", b"decks", "events", b"events", "factions", b"factions", "hand", b"hand", "last_round", b"last_round", "lead", b"lead", "limits", b"limits", "phase", b"phase", "result", b"result", "reveal", b"reveal", "round", b"round", "seat", b"seat", "skills", b"skills", "to_move", b"to_move"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["announced", b"announced", "box", b"box", "counts", b"counts", "decks", b"decks", "discarding", b"discarding", "events", b"events", "factions", b"factions", "hand", b"hand", "last_round", b"last_round", "lead", b"lead", "limits", b"limits", "phase", b"phase", "result", b"result", "reveal", b"reveal", "round", b"round", "seat", b"seat", "skills", b"skills", "to_move", b"to_move"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -485,27 +589,45 @@ class OddballAeronautsAction(_message.Message):
 
     @_typing.final
     class Announce(_message.Message):
-        """Step 2: the announced skill, with a Rig (new order of the rigged positions) or a limit."""
+        """Step 2: the announced skill."""
 
         DESCRIPTOR: _descriptor.Descriptor
 
         SKILL_FIELD_NUMBER: _builtins.int
+        skill: _builtins.int
+        def __init__(
+            self,
+            *,
+            skill: _builtins.int = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["skill", b"skill"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class Prepare(_message.Message):
+        """The start of Step 3, both skills known: a Rig (new order of the rigged positions), an Opp.
+        limit, or neither (``ready``).
+        """
+
+        DESCRIPTOR: _descriptor.Descriptor
+
         RIG_FIELD_NUMBER: _builtins.int
         LIMIT_FIELD_NUMBER: _builtins.int
-        skill: _builtins.int
         limit: _builtins.bool
         @_builtins.property
         def rig(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
         def __init__(
             self,
             *,
-            skill: _builtins.int = ...,
             rig: _abc.Iterable[_builtins.int] | None = ...,
             limit: _builtins.bool = ...,
         ) -> None: ...
         _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-        _ClearFieldArgType: _TypeAlias = _typing.Literal["limit", b"limit", "rig", b"rig", "skill", b"skill"]  # noqa: Y015
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["limit", b"limit", "rig", b"rig"]  # noqa: Y015
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -572,31 +694,61 @@ class OddballAeronautsAction(_message.Message):
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
+    @_typing.final
+    class Discard(_message.Message):
+        """Several cards go down together: their positions among them (1 = the topmost, in deck order),
+        in the order they go down (the first listed is Recovered first).
+        """
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        ORDER_FIELD_NUMBER: _builtins.int
+        @_builtins.property
+        def order(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
+        def __init__(
+            self,
+            *,
+            order: _abc.Iterable[_builtins.int] | None = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["order", b"order"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     ANNOUNCE_FIELD_NUMBER: _builtins.int
+    PREPARE_FIELD_NUMBER: _builtins.int
     PLAY_FIELD_NUMBER: _builtins.int
     PROTECT_FIELD_NUMBER: _builtins.int
     CAPTURE_FIELD_NUMBER: _builtins.int
+    DISCARD_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def announce(self) -> Global___OddballAeronautsAction.Announce: ...
+    @_builtins.property
+    def prepare(self) -> Global___OddballAeronautsAction.Prepare: ...
     @_builtins.property
     def play(self) -> Global___OddballAeronautsAction.Play: ...
     @_builtins.property
     def protect(self) -> Global___OddballAeronautsAction.Protect: ...
     @_builtins.property
     def capture(self) -> Global___OddballAeronautsAction.Capture: ...
+    @_builtins.property
+    def discard(self) -> Global___OddballAeronautsAction.Discard: ...
     def __init__(
         self,
         *,
         announce: Global___OddballAeronautsAction.Announce | None = ...,
+        prepare: Global___OddballAeronautsAction.Prepare | None = ...,
         play: Global___OddballAeronautsAction.Play | None = ...,
         protect: Global___OddballAeronautsAction.Protect | None = ...,
         capture: Global___OddballAeronautsAction.Capture | None = ...,
+        discard: Global___OddballAeronautsAction.Discard | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["announce", b"announce", "capture", b"capture", "kind", b"kind", "play", b"play", "protect", b"protect"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["announce", b"announce", "capture", b"capture", "discard", b"discard", "kind", b"kind", "play", b"play", "prepare", b"prepare", "protect", b"protect"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["announce", b"announce", "capture", b"capture", "kind", b"kind", "play", b"play", "protect", b"protect"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["announce", b"announce", "capture", b"capture", "discard", b"discard", "kind", b"kind", "play", b"play", "prepare", b"prepare", "protect", b"protect"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["announce", "play", "protect", "capture"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["announce", "prepare", "play", "protect", "capture", "discard"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 

@@ -1,0 +1,202 @@
+"""Oddball Äeronauts: both decks and the cards Played.
+
+Each seat's panel shows its faction, its face-up run and its face-down (Discarded) pile.
+In a seat's own view its face-up cards are drawn face up, the top three (the ones it may
+Play) as full cards with their skill levels, bonuses and trick; its Discarded cards it has
+seen are listed, the three it never saw are backs. Everyone else's cards are backs with
+their counts. Below, the round being resolved (or the last one): each seat's skill, the
+cards it Played, its trick, its Skill Total, and who won.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.games.oddball_aeronauts.cards import CARDS, SKILL_TITLES, SKILLS, Card
+
+from .svg import HIGHLIGHT, INK, MARGIN, MUTED, PANEL, WIDTH, Canvas, card_back, fit, heading, label, whose
+
+FACTION_COLOURS = {"pendragon": "#1565c0", "pirates": "#b71c1c"}
+OTHER_FACTION = "#546e7a"
+SKILL_COLOURS = {"sailing": "#0288d1", "guns": "#d32f2f", "boarding": "#388e3c"}
+EVENT_FILL = "#f3e5f5"
+CARD_FILL = "#fffde7"
+HALF = (WIDTH - 2 * MARGIN) // 2
+CARD_W, CARD_H = 110, 84
+CHIP_W, CHIP_H = 80, 15
+CHIPS_PER_ROW = 4
+PLAYABLE = 3
+
+
+def draw_card(canvas: Canvas, x: float, y: float, card_id: str, **data: Any) -> None:
+    """A card face: name, skill levels with bonuses, trick (or the Event's effect)."""
+    card: Card | None = CARDS.get(card_id)
+    with canvas.group(class_="card face", data_card=card_id, **data):
+        canvas.rect(x, y, CARD_W, CARD_H, rx=4, fill=EVENT_FILL if card and card.is_event else CARD_FILL,
+                    stroke=INK, stroke_width=1)
+        if card is None:
+            canvas.text(x + 4, y + 14, fit(card_id, 18), size=10)
+            return
+        canvas.text(x + 4, y + 13, fit(card.name, 17), size=10, font_weight="bold")
+        label(canvas, x + 4, y + 25, fit(f"{card.type} · level {card.level}" + (" · shadow" if card.shadow else ""),
+                                         22), size=8)
+        if not card.is_event:
+            for i, skill in enumerate(SKILLS):
+                canvas.rect(x + 4 + i * 35, y + 30, 32, 14, rx=3, fill=SKILL_COLOURS[skill])
+                bonus = f"+{card.bonuses[i]}" if card.bonuses[i] else ""
+                canvas.text(x + 20 + i * 35, y + 41, f"{card.levels[i]}{bonus}", size=9, fill="#ffffff",
+                            text_anchor="middle")
+        text = card.trick.text if card.trick else card.text
+        for line, words in enumerate(_wrap(text, 24, 3)):
+            canvas.text(x + 4, y + 56 + line * 10, words, size=8)
+
+
+def _wrap(text: str, width: int, lines: int) -> list[str]:
+    """Greedy word wrap into at most ``lines`` lines, the last one cut with an ellipsis."""
+    out: list[str] = []
+    current = ""
+    for word in text.split():
+        if current and len(current) + 1 + len(word) > width:
+            out.append(current)
+            current = word
+        else:
+            current = f"{current} {word}".strip()
+    if current:
+        out.append(current)
+    if len(out) > lines:
+        out = out[:lines]
+        out[-1] = fit(out[-1] + " …", width)
+    return out
+
+
+def _chip(canvas: Canvas, x: float, y: float, card_id: str | None, **data: Any) -> None:
+    """A card in a list: its name, or a back for a card its owner has not seen."""
+    if card_id is None:
+        card_back(canvas, x, y, CHIP_W, CHIP_H, **data)
+        return
+    card = CARDS.get(card_id)
+    with canvas.group(class_="card chip", data_card=card_id, **data):
+        canvas.rect(x, y, CHIP_W, CHIP_H, rx=3, fill=EVENT_FILL if card and card.is_event else CARD_FILL,
+                    stroke=MUTED, stroke_width=1)
+        canvas.text(x + 3, y + 11, fit(card.name if card else card_id, 15), size=8)
+
+
+def _chips(canvas: Canvas, x: float, y: float, cards: list[str | None], seat: int, pile: str) -> float:
+    for i, card_id in enumerate(cards):
+        _chip(canvas, x + (i % CHIPS_PER_ROW) * (CHIP_W + 3), y + (i // CHIPS_PER_ROW) * (CHIP_H + 3), card_id,
+              data_seat=seat, data_pile=pile, data_index=i)
+    return y + ((len(cards) + CHIPS_PER_ROW - 1) // CHIPS_PER_ROW) * (CHIP_H + 3)
+
+
+def _stack(canvas: Canvas, x: float, y: float, count: int, what: str, seat: int) -> None:
+    """A pile seen from outside: a back with its count."""
+    label(canvas, x, y + 10, f"{what}: {count}")
+    if count:
+        for offset in range(min(count, 3)):
+            card_back(canvas, x + offset * 4, y + 16 + offset * 2, 60, 40, data_seat=seat, data_pile=what)
+
+
+def _seat_panel(canvas: Canvas, x: float, y: float, view: dict[str, Any], s: int, seat: int | None) -> float:
+    faction = view["factions"][s]
+    colour = FACTION_COLOURS.get(faction, OTHER_FACTION)
+    deck = view["decks"][s]
+    top = y
+    lead = " · Lead" if view.get("lead") == s else ""
+    you = " (you)" if seat == s else ""
+    canvas.text(x + 6, y + 16, f"Seat {s}{you}: {faction.title()}{lead}", size=13, font_weight="bold", fill=colour)
+    facts = [f"{deck['face_up']} face up", f"{deck['face_down']} face down"]
+    skill = (view.get("skills") or [None, None])[s]
+    if skill:
+        facts.append(f"announced {skill}")
+    limit = (view.get("limits") or [None, None])[s]
+    if limit is not None:
+        facts.append(f"may Play {limit}")
+    count = (view.get("counts") or [None, None])[s]
+    if count is not None:
+        facts.append(f"shows {count}")
+    label(canvas, x + 6, y + 30, fit(" · ".join(facts), 54))
+    y += 36
+    hand = view.get("hand") if seat == s else None
+    if hand is not None:
+        up = list(hand["up"])
+        for i, card_id in enumerate(up[:PLAYABLE]):
+            draw_card(canvas, x + 6 + i * (CARD_W + 4), y, card_id, data_seat=s, data_pile="up", data_index=i)
+        y += CARD_H + 6
+        if len(up) > PLAYABLE:
+            label(canvas, x + 6, y + 9, "the rest of the face-up run")
+            y = _chips(canvas, x + 6, y + 13, up[PLAYABLE:], s, "up-rest") + 4
+        label(canvas, x + 6, y + 9, f"Discarded (next to Recover first): {len(hand['down'])}")
+        y = _chips(canvas, x + 6, y + 13, list(hand["down"]), s, "down") + 4
+    else:
+        _stack(canvas, x + 6, y, deck["face_up"], "face up", s)
+        _stack(canvas, x + 120, y, deck["face_down"], "face down", s)
+        y += 66
+    announced = (view.get("announced") or [None, None])[s]
+    extras = [f"announced trick: {announced}"] if announced else []
+    extras += [f"holds {fit(CARDS[e['event']].name if e['event'] in CARDS else e['event'], 20)}"
+              for e in deck.get("held") or []]
+    extras += [f"next round: {t.get('top_right') or t.get('card')}" for t in deck.get("next_round") or []]
+    for line in extras[:3]:
+        canvas.text(x + 6, y + 11, fit(line, 50), size=10, fill=HIGHLIGHT)
+        y += 13
+    canvas.rect(x, top, HALF - 6, y - top + 4, rx=6, fill="none", stroke=colour, stroke_width=1.5,
+                class_="seat", data_seat=s)
+    return y + 8
+
+
+def _round(canvas: Canvas, y: float, view: dict[str, Any]) -> float:
+    """The round being resolved (``reveal``) or, before that, the last round."""
+    shown = view.get("reveal") or view.get("last_round")
+    if not shown:
+        return y
+    title = "This round, revealed" if view.get("reveal") else f"Round {shown.get('round', '?')}, the last one"
+    winner = shown.get("winner")
+    outcome = "a draw" if winner is None else f"seat {winner} won"
+    canvas.rect(MARGIN, y, WIDTH - 2 * MARGIN, 22, rx=4, fill=PANEL)
+    canvas.text(MARGIN + 6, y + 15, f"{title}: {outcome}", size=12, font_weight="bold")
+    y += 28
+    bottom = y
+    for s in range(len(shown.get("played") or [])):
+        x = MARGIN + s * HALF
+        skill = (shown.get("skills") or [None, None])[s]
+        total = (shown.get("totals") or [None, None])[s]
+        colour = SKILL_COLOURS.get(skill or "", MUTED)
+        canvas.text(x + 6, y + 12, f"Seat {s}: {SKILL_TITLES[SKILLS.index(skill)] if skill in SKILLS else '—'}"
+                    f", total {total}", size=12, font_weight="bold", fill=colour)
+        played = shown["played"][s]
+        for i, card_id in enumerate(played):
+            draw_card(canvas, x + 6 + i * (CARD_W + 4), y + 18, card_id, data_seat=s, data_pile="played")
+        cy = y + 18 + (CARD_H + 6 if played else 14)
+        if not played:
+            label(canvas, x + 6, y + 30, "played no card")
+        trick = (shown.get("tricks") or [None, None])[s]
+        if trick:
+            blocked = " (blocked)" if trick.get("blocked") else ""
+            for line, words in enumerate(_wrap(f"trick: {trick['text']}{blocked}", 56, 2)):
+                canvas.text(x + 6, cy + 10 + line * 12, words, size=10)
+            cy += 26
+        bottom = max(bottom, cy)
+    y = bottom + 4
+    for event in (shown.get("events") or [])[:4]:
+        name = CARDS[event["event"]].name if event["event"] in CARDS else event["event"]
+        detail = event.get("why") or event.get("compare") or ""
+        label(canvas, MARGIN + 6, y + 11, fit(f"event {name} (seat {event['seat']}): {event['result']} {detail}", 100))
+        y += 14
+    return y
+
+
+def render(view: dict[str, Any], seat: int | None) -> str:
+    title = f"Oddball Äeronauts, round {view['round']}"
+    canvas = Canvas("oddball-aeronauts", title)
+    movers = ", ".join(str(s) for s in view.get("to_move") or []) or "nobody"
+    facts = [f"phase {view['phase']}", f"to move: {movers}", f"events in the box: {view.get('box', 0)}",
+             "skills: level+bonus, Sailing / Guns / Boarding"]
+    result = view.get("result")
+    if result:
+        facts.append(f"over: {result.get('reason')}")
+    y = heading(canvas, 0, f"{title} — {whose(seat)}", " · ".join(facts))
+    bottom = y
+    for s in range(len(view["factions"])):
+        bottom = max(bottom, _seat_panel(canvas, MARGIN + s * HALF, y, view, s, seat))
+    _round(canvas, bottom, view)
+    return canvas.render()
