@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
 
 from workers.ratings import Rating, RatingParameters, match_quality
-from workers.settings import from_mapping
+from workers.settings import StoredParameters
 
 
 class MatchmakingParameterError(ValueError):
@@ -31,8 +31,11 @@ class MatchmakingParameterError(ValueError):
 
 
 @dataclass(frozen=True)
-class MatchmakingParameters:
+class MatchmakingParameters(StoredParameters):
     """A season's matchmaking settings (defaults suit a ladder of a few dozen versions)."""
+
+    WHAT: ClassVar[str] = "matchmaking parameter"
+    ERROR: ClassVar[type[ValueError]] = MatchmakingParameterError
 
     placement_matches: int = 5       # matches a new version plays, seeded first, before it queues like the rest
     max_in_flight: int = 2           # matches one version may be in at once (its share of the workers)
@@ -50,14 +53,6 @@ class MatchmakingParameters:
         _check("exploration", self.exploration, 0.0, 1.0)
         _check("pause_fault_rate", self.pause_fault_rate, 0.0, 1.0)
         _check("pause_min_matches", self.pause_min_matches, 1, 1000)
-
-    @classmethod
-    def from_mapping(cls, values: Mapping[str, Any]) -> MatchmakingParameters:
-        """Parameters from a season's stored settings; missing keys take the defaults."""
-        return from_mapping(cls, values, "matchmaking parameter", MatchmakingParameterError)
-
-    def to_mapping(self) -> dict[str, float]:
-        return asdict(self)
 
 
 def _check(name: str, value: float, low: float, high: float) -> None:

@@ -25,7 +25,6 @@ from workers.ratings import Rating, RatingParameters
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")  # the seasons table's CHECK
 DEFAULT_SIGMA_INFLATION = RatingParameters().sigma / 2  # a well-known bot (σ ≈ 1) returns at σ ≈ 4.3
 MAX_SIGMA_INFLATION = 1000.0
-STATES = ("draft", "active", "closed")
 
 
 class SeasonError(ValueError):

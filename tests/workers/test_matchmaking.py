@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from tests.workers.league import league, outcome
 from workers.matchmaking import (
     LadderVersion,
     MatchmakingParameterError,
@@ -15,6 +16,9 @@ from workers.matchmaking import (
     plan_matches,
 )
 from workers.ratings import Rating, RatingParameters, match_quality
+from workers.store import Database
+from workers.store.results import apply_outcome
+from workers.store.scheduling import in_flight_seats, ladder_versions, pause_versions, schedule_matches, scheduling_lock
 
 
 def ladder(n: int, seed: int = 0, played: int = 10) -> list[LadderVersion]:
@@ -120,3 +124,34 @@ def test_bad_matchmaking_parameters_say_what_to_choose(values: dict[str, object]
 def test_a_plan_needs_two_seats() -> None:
     with pytest.raises(ValueError, match="at least two seats"):
         plan_matches(ladder(4), [], 1, 1, seed=0)
+
+
+def test_the_store_feeds_the_matchmaker_and_keeps_its_plan(db: Database) -> None:
+    season, versions = league(db, players=(2,), versions=6)
+    ladder, params = season.ladders[2], season.rating
+    with db.connection() as conn:
+        scheduling_lock(conn, ladder)
+        known = ladder_versions(conn, ladder, params)
+        assert [v.version_id for v in known] == versions
+        assert all(v.rating == params.fresh() and v.matches_played == 0 for v in known)
+        plan = plan_matches(known, in_flight_seats(conn, ladder), 2, 3, seed=11, params=season.matchmaking)
+        ids = schedule_matches(conn, ladder, plan.matches, [1, 2, 3])
+        assert sorted(in_flight_seats(conn, ladder)) == sorted(m.seats for m in plan.matches)
+    faulty = plan.matches[0].seats[1]
+    for match_id, match in zip(ids, plan.matches):
+        seats = list(match.seats)
+        forfeited = [seats.index(faulty)] if faulty in seats else []
+        ranks = [1 if i in forfeited else 0 for i in range(2)] if forfeited else [0, 1]
+        apply_outcome(db, outcome(match_id, seats, ranks, forfeited=forfeited))
+    with db.connection() as conn:
+        assert in_flight_seats(conn, ladder) == []
+        after = {v.version_id: v for v in ladder_versions(conn, ladder, params)}
+        assert after[faulty].recent_faults == after[faulty].recent_matches >= 1
+        assert after[faulty].seat_counts[1] >= 1
+        strict = MatchmakingParameters(pause_min_matches=1)
+        paused = plan_matches(list(after.values()), [], 2, 1, seed=1, params=strict).paused
+        assert [p.version_id for p in paused] == [faulty]
+        pause_versions(conn, paused)
+        status = conn.execute("SELECT status, status_message FROM bot_versions WHERE id = %s", (faulty,)).fetchone()
+        assert status is not None and status["status"] == "paused" and "faulted in" in status["status_message"]
+        assert faulty not in {v.version_id for v in ladder_versions(conn, ladder, params)}

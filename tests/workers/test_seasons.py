@@ -15,9 +15,10 @@ from workers.ratings import Rating, RatingParameters
 from workers.seasons import SeasonError, SeasonSpec, carried_over
 from workers.store import Conflict, Database, NotFound
 from workers.store.accounts import issue_token
-from workers.store.ladders import frozen_standings, standings
+from workers.store.ladders import frozen_standings, leaderboard, rating_history, standings
 from workers.store.results import apply_outcome
 from workers.store.seasons import close_season, create_season, get_season, start_season
+from workers.store.synthetic import generate_history
 
 
 def play(db: Database, ladder_id: int, versions: list[int], matches: int, players: int, seed: int = 3) -> None:
@@ -154,3 +155,22 @@ def test_the_season_commands(database_url: str, db: Database) -> None:
         assert code == 2 and message in out, (args, out)
     broken = runner.invoke(main, ["season", "standings", "spring", "--database-url", "postgresql://x@127.0.0.1:1/y"])
     assert broken.exit_code == 2 and "cannot connect" in broken.output
+
+
+def test_leaderboard_and_history_reads_over_generated_matches(db: Database) -> None:
+    season, versions = league(db, players=(4,), versions=12)
+    ladder = season.ladders[4]
+    with db.connection() as conn:
+        generate_history(conn, season.id, ladder, versions, 300, 4, seed=1)
+        board = leaderboard(conn, ladder, limit=5)
+        history = rating_history(conn, versions[3], ladder, limit=50)
+        total = conn.execute("SELECT count(*) AS n FROM rating_history WHERE version_id = %s",
+                             (versions[3],)).fetchone()
+        seats = conn.execute("SELECT count(DISTINCT version_id) AS n FROM participants GROUP BY match_id "
+                             "ORDER BY n LIMIT 1").fetchone()
+    assert [row["position"] for row in board] == [1, 2, 3, 4, 5]
+    assert [row["score"] for row in board] == sorted((row["score"] for row in board), reverse=True)
+    assert {"bot", "version", "mu", "sigma", "matches"} <= set(board[0])
+    assert total is not None and total["n"] == 100  # 300 matches x 4 seats over 12 versions
+    assert len(history) == 50 and [h["seq"] for h in history] == sorted(h["seq"] for h in history)
+    assert seats == {"n": 4}  # four distinct versions in every generated match

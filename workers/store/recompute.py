@@ -153,7 +153,7 @@ def _rewrite(conn: Conn, ladder_id: int, replayed: _Replayed) -> None:
                VALUES (%s, %s, %s, %s, %s, %s)""",
             [(ladder_id, v, r.mu, r.sigma, replayed.matches.get(v, 0), replayed.last_match.get(v))
              for v, r in replayed.ratings.items()])
-    insert_history(conn, ladder_id, ((match_id, seq, c) for (match_id, _), (seq, c) in replayed.history.items()))
+    insert_history(conn, ladder_id, [(match_id, seq, c) for (match_id, _), (seq, c) in replayed.history.items()])
     game = replayed.game
     conn.execute("UPDATE ladders SET pseudo_mu = %s, pseudo_sigma = %s WHERE id = %s",
                  (game.mu if game else None, game.sigma if game else None, ladder_id))

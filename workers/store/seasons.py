@@ -91,7 +91,7 @@ def create_season(conn: Conn, spec: SeasonSpec) -> Season:
         conn.execute("INSERT INTO ladders (season_id, players) VALUES (%s, %s)", (season_id, players))
     season = get_season_by_id(conn, season_id)
     if source is not None:
-        _carry_over(conn, source, season, spec.sigma_inflation)
+        _carry_over(conn, season)
     return season
 
 
@@ -117,7 +117,7 @@ def starting_ratings(conn: Conn, season: Season, players: int) -> tuple[dict[int
     return carried, game
 
 
-def _carry_over(conn: Conn, source: Season, season: Season, inflation: float) -> None:
+def _carry_over(conn: Conn, season: Season) -> None:
     for players, ladder_id in season.ladders.items():
         carried, game = starting_ratings(conn, season, players)
         with conn.cursor() as cur:

@@ -43,6 +43,7 @@ def generate_history(conn: Conn, season_id: int, ladder_id: int, versions: list[
     """
     if len(versions) < players:
         raise ValueError(f"{players} seats need at least {players} versions, not {len(versions)}")
+    conn.execute("SET LOCAL statement_timeout = 0")  # minutes of bulk work, not a runaway query
     conn.execute("SELECT setseed(%s)", (((seed % 1000) / 1000.0),))
     row = conn.execute("SELECT coalesce(max(completed_seq), 0) AS base FROM matches").fetchone()
     assert row is not None
@@ -57,7 +58,8 @@ def generate_history(conn: Conn, season_id: int, ladder_id: int, versions: list[
                   %(base)s + n, 'finished', now(), now()
            FROM generate_series(1, %(total)s) AS n""", arguments)
     seats = """FROM generate_series(1, %(total)s) AS n, generate_series(0, %(players)s - 1) AS s,
-               LATERAL (SELECT (%(versions)s::bigint[])[1 + ((7919 * n + s * %(step)s) %% %(count)s)] AS version) v"""
+               LATERAL (SELECT (%(versions)s::bigint[])[1 + ((7919::bigint * n + s * %(step)s) %% %(count)s)]
+                        AS version) v"""
     conn.execute(f"""INSERT INTO participants (match_id, seat, version_id, rank, score)
                      SELECT %(prefix)s || n, s, v.version, s, -s {seats}""", arguments)
     conn.execute(f"""INSERT INTO rating_history (match_id, ladder_id, version_id, seq, mu_before, sigma_before,
