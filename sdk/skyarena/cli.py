@@ -53,6 +53,8 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
 # the module defines `command`, a click command or group.
 PLATFORM_COMMANDS: dict[str, tuple[str, str]] = {
     "db": ("workers.commands.db", "Apply or check the store's schema migrations (server)."),
+    "ratings": ("workers.commands.ratings", "Recompute or check a season's ratings from its results (server)."),
+    "season": ("workers.commands.season", "Create, start and close league seasons; show standings (server)."),
 }
 
 

@@ -1,0 +1,38 @@
+"""bench/ladder_sim.py: its Kendall tau and a short run through the real matchmaker and ratings."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.ladder_sim import kendall_tau, matchmaker, random_pairing, run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_kendall_tau_counts_agreeing_pairs() -> None:
+    assert kendall_tau([1, 2, 3, 4], [10, 20, 30, 40]) == 1.0
+    assert kendall_tau([1, 2, 3, 4], [4, 3, 2, 1]) == -1.0
+    # 6 pairs, one discordant (3, 4): (5 - 1) / 6
+    assert kendall_tau([1, 2, 3, 4], [1, 2, 4, 3]) == pytest.approx(4 / 6)
+    # tau-b with a tie in y: 2 concordant pairs, 1 tied only in y: 2 / sqrt((2 + 0) * (2 + 1))
+    assert kendall_tau([1, 2, 3], [1, 2, 2]) == pytest.approx(2 / (2 * 3) ** 0.5)
+
+
+def test_a_short_ladder_learns_the_order_and_is_reproducible() -> None:
+    first = run(2, seed=3, scheduler=matchmaker, checkpoints=[2, 8])
+    assert first == run(2, seed=3, scheduler=matchmaker, checkpoints=[2, 8])
+    assert first[8] > first[2] > 0.3  # more matches, a truer order
+    assert 0.0 < run(4, seed=3, scheduler=random_pairing, checkpoints=[4])[4] <= 1.0
+
+
+def test_the_json_output() -> None:
+    out = subprocess.run([sys.executable, "bench/ladder_sim.py", "--players", "2", "--matches-per-bot", "3",
+                          "--seeds", "1", "--json"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    figures = json.loads(out)
+    assert set(figures) == {"kendall_tau", "random_pairing_kendall_tau"}
+    assert all(-1.0 <= value <= 1.0 for value in figures.values())

@@ -1,0 +1,159 @@
+"""Recomputing a season's ratings from its stored results: the oracle for exactly-once.
+
+Every finished rated match of each ladder is replayed in completion order (``completed_seq``)
+through the same rating code the apply path uses, from the same start (fresh, or the
+carried-over standings of the source season). The result is compared with the stored
+ratings, the game's pseudo-rating and every history row; ``rewrite`` replaces them. It
+holds each ladder exclusively (``lock_ladder``) while it works, so no apply interleaves with it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from itertools import groupby
+
+from workers.ratings import Rating, RatingChange
+
+from .database import Conn
+from .results import insert_history, lock_ladder, rate_seats, seat_results
+from .seasons import Season, starting_ratings
+
+TOLERANCE = 1e-9  # the same code on the same inputs gives the same floats; this only absorbs storage rounding
+
+
+@dataclass(frozen=True)
+class Difference:
+    players: int          # the ladder's player count
+    subject: str          # "version 12", "version 12 in match ab12", "the game"
+    stored: str
+    recomputed: str
+
+    def __str__(self) -> str:
+        return f"{self.players}-player ladder, {self.subject}: stored {self.stored}, recomputed {self.recomputed}"
+
+
+@dataclass
+class _Replayed:
+    ratings: dict[int, Rating]
+    matches: dict[int, int]
+    last_match: dict[int, str]
+    game: Rating | None
+    history: dict[tuple[str, int], tuple[int, RatingChange]]
+
+
+@dataclass(frozen=True)
+class LadderReport:
+    players: int
+    matches: int
+    differences: tuple[Difference, ...]
+
+
+def recompute_season(conn: Conn, season: Season, *, rewrite: bool = False) -> list[LadderReport]:
+    """Replay every ladder of ``season``; with ``rewrite``, store the recomputed ratings and history."""
+    reports = []
+    for players, ladder_id in sorted(season.ladders.items()):
+        lock_ladder(conn, ladder_id, exclusive=True)
+        replayed, count = _replay(conn, season, players, ladder_id)
+        differences = tuple(_compare(conn, players, ladder_id, replayed))
+        if rewrite and differences:
+            _rewrite(conn, ladder_id, replayed)
+        reports.append(LadderReport(players, count, differences))
+    return reports
+
+
+def _replay(conn: Conn, season: Season, players: int, ladder_id: int) -> tuple[_Replayed, int]:
+    carried, game = starting_ratings(conn, season, players)
+    state = _Replayed(dict(carried), dict.fromkeys(carried, 0), {}, game, {})
+    rows = conn.execute(
+        """SELECT m.id AS match_id, m.completed_seq, m.game, p.seat, p.version_id, p.rank, p.score, p.forfeited,
+                  p.unrated
+           FROM matches m JOIN participants p ON p.match_id = m.id
+           WHERE m.ladder_id = %s AND m.status = 'finished'
+           ORDER BY m.completed_seq, p.seat""", (ladder_id,))
+    count = 0
+    for (match_id, seq, game_name), group in groupby(rows, key=lambda r: (r["match_id"], r["completed_seq"],
+                                                                          r["game"])):
+        count += 1
+        seats = seat_results(list(group))
+        for seat in seats:  # the apply path creates a version's row, at the prior, on its first match here
+            if seat.version_id not in state.ratings:
+                state.ratings[seat.version_id] = season.rating.fresh()
+                state.matches[seat.version_id] = 0
+        rated = rate_seats(game_name, season.rating, seats, state.ratings, state.game)
+        for change in rated.changes:
+            assert change.version_id is not None
+            state.history[(match_id, change.version_id)] = (seq, change)
+            if change.rated:
+                state.ratings[change.version_id] = change.after
+                state.matches[change.version_id] = state.matches.get(change.version_id, 0) + 1
+                state.last_match[change.version_id] = match_id
+        if rated.game is not None and rated.game.rated:
+            state.game = rated.game.after
+    return state, count
+
+
+def _fmt(rating: Rating | None, matches: int | None = None) -> str:
+    if rating is None:
+        return "none"
+    text = f"mu {rating.mu:.6f} sigma {rating.sigma:.6f}"
+    return text if matches is None else f"{text} after {matches} matches"
+
+
+def _differs(a: Rating | None, b: Rating | None) -> bool:
+    if a is None or b is None:
+        return a is not b
+    return not (math.isclose(a.mu, b.mu, abs_tol=TOLERANCE) and math.isclose(a.sigma, b.sigma, abs_tol=TOLERANCE))
+
+
+def _compare(conn: Conn, players: int, ladder_id: int, replayed: _Replayed) -> list[Difference]:
+    out = []
+    stored = {r["version_id"]: r for r in conn.execute(
+        "SELECT version_id, mu, sigma, matches, last_match_id FROM ratings WHERE ladder_id = %s", (ladder_id,))}
+    for version in sorted(set(stored) | set(replayed.ratings)):
+        row = stored.get(version)
+        mine = replayed.ratings.get(version)
+        theirs = Rating(row["mu"], row["sigma"]) if row else None
+        n_stored = row["matches"] if row else None
+        n_mine = replayed.matches.get(version) if mine else None
+        last_stored = row["last_match_id"] if row else None
+        if _differs(theirs, mine) or n_stored != n_mine or last_stored != replayed.last_match.get(version):
+            out.append(Difference(players, f"version {version}", _fmt(theirs, n_stored), _fmt(mine, n_mine)))
+    history = {(r["match_id"], r["version_id"]): r for r in conn.execute(
+        """SELECT match_id, version_id, seq, mu_before, sigma_before, mu_after, sigma_after, weight, unrated_reason
+           FROM rating_history WHERE ladder_id = %s""", (ladder_id,))}
+    for key in sorted(set(history) | set(replayed.history)):
+        row = history.get(key)
+        entry = replayed.history.get(key)
+        subject = f"version {key[1]} in match {key[0]}"
+        if row is None or entry is None:
+            out.append(Difference(players, subject, "a history row" if row else "no history row",
+                                  "a history row" if entry else "no history row"))
+            continue
+        seq, change = entry
+        before, after = Rating(row["mu_before"], row["sigma_before"]), Rating(row["mu_after"], row["sigma_after"])
+        if (_differs(before, change.before) or _differs(after, change.after) or row["seq"] != seq
+                or row["unrated_reason"] != change.unrated_reason or not math.isclose(row["weight"], change.weight)):
+            out.append(Difference(players, subject, f"{_fmt(before)} -> {_fmt(after)} (seq {row['seq']})",
+                                  f"{_fmt(change.before)} -> {_fmt(change.after)} (seq {seq})"))
+    pseudo = conn.execute("SELECT pseudo_mu, pseudo_sigma FROM ladders WHERE id = %s", (ladder_id,)).fetchone()
+    stored_game = Rating(pseudo["pseudo_mu"], pseudo["pseudo_sigma"]) if pseudo and pseudo["pseudo_mu"] is not None \
+        else None
+    if _differs(stored_game, replayed.game):
+        out.append(Difference(players, "the game", _fmt(stored_game), _fmt(replayed.game)))
+    return out
+
+
+def _rewrite(conn: Conn, ladder_id: int, replayed: _Replayed) -> None:
+    conn.execute("DELETE FROM rating_history WHERE ladder_id = %s", (ladder_id,))
+    conn.execute("DELETE FROM ratings WHERE ladder_id = %s", (ladder_id,))
+    with conn.cursor() as cur:
+        cur.executemany(
+            """INSERT INTO ratings (ladder_id, version_id, mu, sigma, matches, last_match_id)
+               VALUES (%s, %s, %s, %s, %s, %s)""",
+            [(ladder_id, v, r.mu, r.sigma, replayed.matches.get(v, 0), replayed.last_match.get(v))
+             for v, r in replayed.ratings.items()])
+    insert_history(conn, ladder_id, [(match_id, seq, c) for (match_id, _), (seq, c) in replayed.history.items()])
+    game = replayed.game
+    conn.execute("UPDATE ladders SET pseudo_mu = %s, pseudo_sigma = %s WHERE id = %s",
+                 (game.mu if game else None, game.sigma if game else None, ladder_id))

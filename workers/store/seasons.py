@@ -1,0 +1,164 @@
+"""Seasons and their ladders in the store: create, start, close (freezing the standings), read.
+
+Every function runs inside the caller's transaction (``Database.connection()``), so a
+failure half-way (a bad carry-over source, a closed season) leaves nothing behind. Closing
+holds each ladder exclusively (`results.lock_ladder`, in ladder order), so no match is
+applied between the moment the season stops and the moment its standings are frozen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg.types.json import Jsonb
+
+from workers.matchmaking import MatchmakingParameters
+from workers.ratings import Rating, RatingParameters
+from workers.seasons import SeasonSpec, carried_over, check_transition
+
+from .database import Conn
+from .errors import Conflict, NotFound
+from .ladders import standings
+from .results import lock_ladder
+
+SEASON_CLOSED_VOID_REASON = "season closed before the match finished"
+
+
+@dataclass(frozen=True)
+class Season:
+    id: int
+    name: str
+    game: str
+    player_counts: tuple[int, ...]
+    state: str
+    rating: RatingParameters
+    matchmaking: MatchmakingParameters
+    carry_over_from: int | None
+    sigma_inflation: float | None
+    ladders: dict[int, int]          # player count -> ladder id
+
+
+def get_season(conn: Conn, name: str, *, lock: bool = False) -> Season:
+    """The season called ``name`` (``lock``: held FOR UPDATE until the transaction ends)."""
+    row = conn.execute("SELECT * FROM seasons WHERE name = %s" + (" FOR UPDATE" if lock else ""), (name,)).fetchone()
+    if row is None:
+        known = [r["name"] for r in conn.execute("SELECT name FROM seasons ORDER BY id DESC LIMIT 5")]
+        hint = f" (recent: {', '.join(known)})" if known else " (there are no seasons yet: create one)"
+        raise NotFound(f"unknown season {name!r}{hint}")
+    return _season(conn, row)
+
+
+def get_season_by_id(conn: Conn, season_id: int) -> Season:
+    row = conn.execute("SELECT * FROM seasons WHERE id = %s", (season_id,)).fetchone()
+    if row is None:
+        raise NotFound(f"unknown season id {season_id}")
+    return _season(conn, row)
+
+
+def _season(conn: Conn, row: dict[str, Any]) -> Season:
+    ladders = {r["players"]: r["id"] for r in
+               conn.execute("SELECT id, players FROM ladders WHERE season_id = %s ORDER BY players", (row["id"],))}
+    return Season(row["id"], row["name"], row["game"], tuple(row["player_counts"]), row["state"],
+                  RatingParameters.from_mapping(row["rating"]), MatchmakingParameters.from_mapping(row["matchmaking"]),
+                  row["carry_over_from"], row["carry_over_sigma_inflation"], ladders)
+
+
+def create_season(conn: Conn, spec: SeasonSpec) -> Season:
+    """A draft season with its ladders; ratings start fresh or from a closed season's standings."""
+    if conn.execute("SELECT 1 FROM seasons WHERE name = %s", (spec.name,)).fetchone():
+        raise Conflict(f"a season called {spec.name!r} exists already: choose another name")
+    source = None
+    if spec.carry_over_from is not None:
+        source = get_season(conn, spec.carry_over_from)
+        if source.game != spec.game:
+            raise Conflict(f"season {source.name} is a {source.game} season; {spec.game} ratings cannot carry over "
+                           "from it")
+        if source.state != "closed":
+            raise Conflict(f"season {source.name} is {source.state}: close it first, so the ratings carried "
+                           "over are its frozen standings")
+    row = conn.execute(
+        """INSERT INTO seasons (name, game, player_counts, options, move_s, bank_s, first_move_s, strike_limit,
+                                matches_in_flight, matchmaking, rating, carry_over_from, carry_over_sigma_inflation)
+           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id""",
+        (spec.name, spec.game, list(spec.player_counts), Jsonb(spec.options), spec.move_s, spec.bank_s,
+         spec.first_move_s, spec.strike_limit, spec.matches_in_flight, Jsonb(spec.matchmaking.to_mapping()),
+         Jsonb(spec.rating.to_mapping()), source.id if source else None,
+         spec.sigma_inflation if source else None)).fetchone()
+    assert row is not None
+    season_id = row["id"]
+    for players in spec.player_counts:
+        conn.execute("INSERT INTO ladders (season_id, players) VALUES (%s, %s)", (season_id, players))
+    season = get_season_by_id(conn, season_id)
+    if source is not None:
+        _carry_over(conn, season)
+    return season
+
+
+def starting_ratings(conn: Conn, season: Season, players: int) -> tuple[dict[int, Rating], Rating | None]:
+    """The ratings a ladder starts from: a closed source season's frozen standings, inflated.
+
+    The apply path reads them from the ratings rows written at creation; the recompute
+    command derives them again from here, so both start from the same numbers.
+    """
+    if season.carry_over_from is None or season.sigma_inflation is None:
+        return {}, None
+    source = get_season_by_id(conn, season.carry_over_from)
+    ladder_id = source.ladders.get(players)
+    if ladder_id is None:
+        return {}, None
+    gamma, params = season.sigma_inflation, season.rating
+    rows = conn.execute("SELECT version_id, mu, sigma FROM season_standings WHERE ladder_id = %s", (ladder_id,))
+    carried = {r["version_id"]: carried_over(Rating(r["mu"], r["sigma"]), gamma, params) for r in rows}
+    pseudo = conn.execute("SELECT pseudo_mu, pseudo_sigma FROM ladders WHERE id = %s", (ladder_id,)).fetchone()
+    game = None
+    if pseudo is not None and pseudo["pseudo_mu"] is not None:
+        game = carried_over(Rating(pseudo["pseudo_mu"], pseudo["pseudo_sigma"]), gamma, params)
+    return carried, game
+
+
+def _carry_over(conn: Conn, season: Season) -> None:
+    for players, ladder_id in season.ladders.items():
+        carried, game = starting_ratings(conn, season, players)
+        with conn.cursor() as cur:
+            cur.executemany("INSERT INTO ratings (ladder_id, version_id, mu, sigma) VALUES (%s, %s, %s, %s)",
+                            [(ladder_id, v, r.mu, r.sigma) for v, r in carried.items()])
+        if game is not None:
+            conn.execute("UPDATE ladders SET pseudo_mu = %s, pseudo_sigma = %s WHERE id = %s",
+                         (game.mu, game.sigma, ladder_id))
+
+
+def start_season(conn: Conn, name: str) -> Season:
+    season = get_season(conn, name, lock=True)
+    check_transition(season.name, season.state, "active")
+    conn.execute("UPDATE seasons SET state = 'active', started_at = now() WHERE id = %s", (season.id,))
+    return get_season_by_id(conn, season.id)
+
+
+def close_season(conn: Conn, name: str) -> Season:
+    """Stop the season, void its unfinished matches and freeze every ladder's standings."""
+    season = get_season(conn, name, lock=True)
+    check_transition(season.name, season.state, "closed")
+    for ladder_id in sorted(season.ladders.values()):
+        lock_ladder(conn, ladder_id, exclusive=True)
+    conn.execute("""UPDATE matches SET status = 'void', void_reason = %s, lease_owner = NULL, lease_expires_at = NULL
+                    WHERE season_id = %s AND status IN ('queued', 'running')""",
+                 (SEASON_CLOSED_VOID_REASON, season.id))
+    for ladder_id in season.ladders.values():
+        table = standings(conn, ladder_id)
+        with conn.cursor() as cur:
+            cur.executemany(
+                """INSERT INTO season_standings (season_id, ladder_id, position, version_id, mu, sigma, matches)
+                   VALUES (%s, %s, %s, %s, %s, %s, %s)""",
+                [(season.id, ladder_id, s.position, s.version_id, s.mu, s.sigma, s.matches) for s in table])
+    conn.execute("UPDATE seasons SET state = 'closed', closed_at = now() WHERE id = %s", (season.id,))
+    return get_season_by_id(conn, season.id)
+
+
+def season_summary(season: Season) -> dict[str, Any]:
+    """A JSON-ready description, for the command line and the Arena."""
+    return {"id": season.id, "name": season.name, "game": season.game, "state": season.state,
+            "player_counts": list(season.player_counts), "ladders": {str(k): v for k, v in season.ladders.items()},
+            "rating": season.rating.to_mapping(), "matchmaking": season.matchmaking.to_mapping(),
+            "carry_over_from": season.carry_over_from, "sigma_inflation": season.sigma_inflation}
+
