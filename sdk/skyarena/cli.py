@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,14 +14,15 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from referee.games import GAMES, SkyarenaError, spec
+from referee.games import GAMES, GameSpec, SkyarenaError, spec
 from referee.games.core import replay as replay_io
 from referee.match import TimeControl
 
+from .bot_errors import first_line
 from .games import house_bots
-from .loader import BotLoadError, load_bot
-from .local import DEFAULT_LOCAL_TIME, SeriesReport, play_series
-from .starter import write_starter
+from .loader import BotLoadError
+from .local import DEFAULT_STRIKES, DEFAULT_TIME, RANK_CONVENTION, MatchSummary, SeriesReport, play_series
+from .starter import STARTER_GAMES, write_starter
 
 console = Console()
 err_console = Console(stderr=True)
@@ -34,17 +34,36 @@ class UserError(click.ClickException):
     exit_code = 2
 
 
-def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
+def parse_options(pairs: tuple[str, ...], game_spec: GameSpec | None = None) -> dict[str, Any]:
+    """``-o NAME=VALUE`` pairs: a value is JSON when it parses as JSON, else a plain string.
+    An option that takes a structured value (``setup``) must be JSON: its parse error is the
+    message, rather than the game's later complaint about a string."""
     options: dict[str, Any] = {}
+    structured = {o.name for o in game_spec.all_options() if o.kind is object} if game_spec else set()
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise UserError(f"option {pair!r} must look like NAME=VALUE (e.g. -o max_rounds=20)")
         try:
             options[key] = json.loads(value)
-        except json.JSONDecodeError:
+        except json.JSONDecodeError as exc:
+            if key in structured:
+                raise UserError(f"option {key}: {value!r} is not JSON ({exc.msg} at column {exc.colno}); quote the "
+                                f"whole value for the shell, e.g. -o '{key}={{...}}' (the format is in `skyarena docs "
+                                f"{game_spec.name if game_spec else 'GAME'}`)") from None
             options[key] = value
     return options
+
+
+def option_value(value: Any) -> str:
+    """A value as it is written after ``-o NAME=`` (``true``, ``null``, ``20``, ``standard``)."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def player_range(game_spec: GameSpec) -> str:
+    """``2`` or ``2–8``: a range only when there is one."""
+    low, high = game_spec.min_players, game_spec.max_players
+    return str(low) if low == high else f"{low}–{high}"
 
 
 # The platform's commands live beside the code they drive (workers/, dashboard/, the Arena
@@ -134,12 +153,63 @@ def games(as_json: bool) -> None:
     table = Table(title="Skyarena games")
     table.add_column("game")
     table.add_column("players")
-    table.add_column("options (default)")
+    table.add_column("options: -o NAME=VALUE (default)")
     for s in specs:
-        opts = "\n".join(f"{o.name} ({o.default!r}): {o.allowed()}" for o in s.all_options())
-        players = f"{s.min_players}-{s.max_players}" + (" co-op" if s.cooperative else "")
+        opts = "\n".join(f"{o.name}={option_value(o.default)} (default): {_allowed(o)}" for o in s.all_options())
+        players = player_range(s) + (" co-op" if s.cooperative else "")
         table.add_row(f"{s.name}\n[dim]{s.title}[/dim]", players, opts)
     console.print(table)
+    console.print("Every option's meaning and the notation: skyarena docs GAME")
+
+
+def _allowed(option: Any) -> str:
+    """What ``-o`` accepts, in the form it is typed."""
+    if option.choices is not None:
+        return "one of " + ", ".join(option_value(c) for c in option.choices)
+    return str(option.allowed())
+
+
+def clock_options(command: Any) -> Any:
+    """``--move-time``, ``--bank``, ``--first-move`` and ``--strikes``, with the referee's
+    defaults (``referee.match.TimeControl``): ``play`` and ``match`` time a bot alike."""
+    for option in reversed([
+        click.option("--move-time", type=click.FloatRange(min=0.001), default=DEFAULT_TIME.move_s,
+                     show_default=True, help="Seconds per move."),
+        click.option("--bank", type=click.FloatRange(min=0), default=DEFAULT_TIME.bank_s, show_default=True,
+                     help="Time bank in seconds: overage shared by all moves of a seat."),
+        click.option("--first-move", type=click.FloatRange(min=0.001), default=DEFAULT_TIME.first_move_s,
+                     show_default=True, help="Seconds for each seat's first move."),
+        click.option("--strikes", type=click.IntRange(min=1), default=DEFAULT_STRIKES, show_default=True,
+                     help="Faults before a forfeit."),
+    ]):
+        command = option(command)
+    return command
+
+
+def replay_path(directory: Path, game: str, seed: int | str) -> Path:
+    """A replay's file: a local match is named by its seed, a referee's by its match id."""
+    return directory / f"{game}-{seed}.jsonl"
+
+
+def prepare_replay_dir(directory: Path, paths: list[Path], force: bool) -> None:
+    """Create the folder and refuse, before anything is played, to overwrite a replay."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot create the replay folder {directory}: {exc.strerror or exc}; choose another "
+                        "--replay-dir") from None
+    existing = [p for p in paths if p.exists()]
+    if existing and not force:
+        more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
+        raise UserError(f"{existing[0]}{more} exists already; pass --force to overwrite, or choose another "
+                        "--replay-dir")
+
+
+def write_replay(path: Path, records: list[dict[str, Any]], seat_names: list[str]) -> None:
+    try:
+        replay_io.write(path, replay_io.with_seats(records, seat_names))
+    except OSError as exc:
+        raise UserError(f"cannot write the replay {path}: {exc.strerror or exc}") from None
 
 
 @main.command()
@@ -148,29 +218,31 @@ def games(as_json: bool) -> None:
 @click.option("--games", "n_games", type=click.IntRange(min=1), default=1, show_default=True, help="Matches to play.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first match (match i uses seed+i).")
 @click.option("-o", "--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="A game option (repeatable).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the standings.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object: standings, end reasons, and each match's result and faults.")
 @click.option("--replay-dir", type=click.Path(file_okay=False, path_type=Path), help="Write each match's replay here.")
-@click.option("--move-time", type=click.FloatRange(min=0.001), default=DEFAULT_LOCAL_TIME.move_s, show_default=True,
-              help="Seconds per move.")
-@click.option("--bank", type=click.FloatRange(min=0), default=DEFAULT_LOCAL_TIME.bank_s, show_default=True,
-              help="Time bank in seconds.")
-@click.option("--strikes", type=click.IntRange(min=1), default=3, show_default=True, help="Faults before a forfeit.")
+@click.option("--force", is_flag=True, help="Overwrite replays that exist in --replay-dir.")
+@clock_options
+@click.option("--traceback", "full_tracebacks", is_flag=True,
+              help="Show a bot's whole stack when it raises (default: the frames of the bot's own files).")
 def play(game: str, bots: tuple[str, ...], n_games: int, seed: int, option_pairs: tuple[str, ...], as_json: bool,
-         replay_dir: Path | None, move_time: float, bank: float, strikes: int) -> None:
-    """Play GAME locally among BOTS (house bot names or paths to .py files); seats rotate."""
+         replay_dir: Path | None, force: bool, move_time: float, bank: float, first_move: float, strikes: int,
+         full_tracebacks: bool) -> None:
+    """Play GAME locally among BOTS (house bot names, .py files or bot folders); seats rotate.
+
+    Each bot runs in its own process, in its folder, on the referee's clocks: an answer that
+    misses its deadline is cut off, the fallback (first legal action) is played and a strike
+    recorded, exactly as on the platform."""
     try:
         game_spec = spec(game)
-        options = parse_options(option_pairs)
+        options = parse_options(option_pairs, game_spec)
         game_spec.validate(len(bots), options)
-        factories = []
-        for bot in bots:
-            name, cls = load_bot(bot, game)
-            factories.append((name, cls))
-    except (SkyarenaError, BotLoadError) as exc:
+    except SkyarenaError as exc:
         raise UserError(str(exc)) from None
+    replays = [replay_path(replay_dir, game, seed + i) for i in range(n_games)] if replay_dir is not None else []
     if replay_dir is not None:
-        replay_dir.mkdir(parents=True, exist_ok=True)
-    control = TimeControl(move_s=move_time, bank_s=bank, first_move_s=2 * move_time)
+        prepare_replay_dir(replay_dir, replays, force)
+    control = TimeControl(move_s=move_time, bank_s=bank, first_move_s=first_move)
 
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeRemainingColumn(), console=err_console, transient=True,
@@ -179,13 +251,16 @@ def play(game: str, bots: tuple[str, ...], n_games: int, seed: int, option_pairs
     with progress:
         task = progress.add_task(f"{game}", total=n_games)
 
-        def on_match(i: int, record: Any, order: list[int]) -> None:
-            if replay_dir is not None:
-                replay_io.write(replay_dir / f"{game}-{record.seed}.jsonl", record.replay_records())
+        def on_match(i: int, record: Any, summary: MatchSummary) -> None:
+            if replays:
+                write_replay(replays[i], record.replay_records(), summary.seats)
             progress.advance(task)
 
-        report = play_series(game, factories, n_games, seed, options, control, strikes, on_match=on_match,
-                             keep_records=not as_json)
+        try:
+            report = play_series(game, [("", b) for b in bots], n_games, seed, options, control, strikes,
+                                 on_match=on_match, isolate=True, full_tracebacks=full_tracebacks)
+        except BotLoadError as exc:
+            raise UserError(str(exc)) from None
     if as_json:
         click.echo(json.dumps(report.to_json()))
         return
@@ -194,25 +269,67 @@ def play(game: str, bots: tuple[str, ...], n_games: int, seed: int, option_pairs
 
 def _print_report(report: SeriesReport) -> None:
     title = f"{report.game}: {report.games} match{'es' if report.games != 1 else ''}, seed {report.seed}"
-    table = Table(title=title)
-    for col in ("bot", "wins", "win %", "mean rank", "mean score", "faults"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
-    for st in sorted(report.standings, key=lambda s: (-s.wins, s.rank_sum)):
-        data = st.to_json()
-        table.add_row(st.name, str(st.wins), f"{100 * st.wins / max(st.games, 1):.1f}",
-                      f"{data['mean_rank']:.2f}", f"{data['mean_score']:.2f}", str(st.faults))
-    console.print(table)
-    if report.records and report.games == 1:
-        result = report.records[0].result
-        console.print(f"result: {result.reason}; ranks {list(result.ranks)}; scores {list(result.scores)}")
-    faults = [(r.seed, f) for r in report.records for f in r.faults]
+    if report.cooperative:
+        _print_team(report, title)
+    else:
+        table = Table(title=title, caption=f"mean rank: {RANK_CONVENTION}")
+        for col in ("bot", "wins", "win %", "mean rank", "mean score", "faults"):
+            table.add_column(col, justify="left" if col == "bot" else "right")
+        for st in sorted(report.standings, key=lambda s: (-s.wins, s.rank_sum)):
+            table.add_row(st.name, str(st.wins), f"{100 * st.wins / max(st.games, 1):.1f}",
+                          f"{st.mean_rank or 0:.2f}", f"{st.score_sum / max(st.games, 1):.2f}", str(st.faults))
+        console.print(table)
+    _print_reasons(report)
+    if len(report.matches) == 1:
+        match = report.matches[0]
+        ranks = [r + 1 for r in match.ranks]
+        console.print(f"result: {match.reason}; ranks (1 = first) {ranks}; scores {match.scores}")
+    faults = [(m.seed, m.seats, f) for m in report.matches for f in m.faults]
     if faults:
         console.print(f"[bold red]{len(faults)} fault(s)[/bold red]")
-        for match_seed, fault in faults[:20]:
-            console.print(f"  match seed {match_seed}, turn {fault.turn}, seat {fault.seat}: "
-                          f"{fault.kind.value} — {fault.reason}" + (" (forfeit)" if fault.forfeit else ""))
+        for match_seed, seats, fault in faults[:20]:
+            console.print(f"  match seed {match_seed}, turn {fault['turn']}, seat {fault['seat']} "
+                          f"({seats[fault['seat']]}): {fault['kind']} — {first_line(fault['reason'])}"
+                          + (" (forfeit)" if fault["forfeit"] else ""), highlight=False, soft_wrap=True)
+            if "\n" in fault["reason"]:  # the bot's traceback, unwrapped so paths stay whole
+                console.print(fault["reason"].split("\n", 1)[1], markup=False, highlight=False, soft_wrap=True)
         if len(faults) > 20:
-            console.print(f"  ... and {len(faults) - 20} more")
+            console.print(f"  ... and {len(faults) - 20} more (--json lists them all)")
+
+
+def _print_team(report: SeriesReport, title: str) -> None:
+    """Co-operative games: the seats win or lose together, so the team is the row."""
+    table = Table(title=f"{title} — co-operative: the team wins or loses together")
+    for col in ("team", "matches", "wins", "win %", "mean score", "faults"):
+        table.add_column(col, justify="left" if col == "team" else "right")
+    wins = report.team_wins()
+    score = sum(st.score_sum for st in report.standings) / max(1, sum(st.games for st in report.standings))
+    faults = ", ".join(f"{st.name} {st.faults}" for st in report.standings)
+    bases = {st.name.split("#")[0] for st in report.standings}
+    team = f"{bases.pop()} (team)" if len(bases) == 1 else " + ".join(st.name for st in report.standings)
+    table.add_row(team, str(report.games), str(wins),
+                  f"{100 * wins / max(report.games, 1):.1f}", f"{score:.2f}", faults)
+    console.print(table)
+
+
+def _print_reasons(report: SeriesReport) -> None:
+    """Why matches ended: in a co-operative game this is the landing rate and each way to lose."""
+    counts = report.reasons()
+    parts = [f"{reason} {n} ({100 * n / max(report.games, 1):.1f} %)" for reason, n in counts.most_common()]
+    console.print("ended by: " + ", ".join(parts), highlight=False)
+
+
+@main.command()
+@click.argument("game")
+def docs(game: str) -> None:
+    """The reference of GAME for a bot: observation fields, decisions, legal actions, notation, options."""
+    from .reference import reference  # plays a few sample games: only when asked
+
+    try:
+        text = reference(game)
+    except SkyarenaError as exc:
+        raise UserError(str(exc)) from None
+    click.echo(text, nl=False)
 
 
 @main.command()
@@ -269,7 +386,7 @@ def new(game: str, directory: Path) -> None:
         path = write_starter(game, directory)
     except (SkyarenaError, FileExistsError) as exc:
         raise UserError(str(exc)) from None
-    click.echo(f"wrote {path}\ntry it:  skyarena play {game} {path} random --games 10")
+    click.echo(f"wrote {path}\ntry it:  skyarena play {game} {path} random --games {STARTER_GAMES}")
 
 
 @main.command()
@@ -287,12 +404,8 @@ def demo(n_games: int, seed: int) -> None:
         players = game_spec.min_players
         if game_spec.cooperative:
             # Partners play as one team against the game: each house bot fills every seat.
-            teams = [play_series(name, [(bot, house[bot])] * players, n_games, seed) for bot in roster]
-            # Co-op seats share every result, so a team's first seat stands for the team.
-            standings = [replace(team.standings[0], name=f"{bot} (team)",
-                                 faults=sum(st.faults for st in team.standings))
-                         for bot, team in zip(roster, teams)]
-            _print_report(SeriesReport(name, players, n_games, seed, standings))
+            for bot in roster:
+                _print_report(play_series(name, [(bot, house[bot])] * players, n_games, seed))
             continue
         factories = [(roster[i % len(roster)], house[roster[i % len(roster)]]) for i in range(players)]
         report = play_series(name, factories, n_games, seed, None, None, 3, keep_records=True)

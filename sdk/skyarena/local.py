@@ -1,13 +1,13 @@
-"""Local matches without any server: the match runner driven in process.
+"""Local matches without any server: the match runner driven in process, each bot in its
+seat (``seats.py``): a worker process cut off at its deadline, or a Bot object called here.
 
-Bots run in this process, so a slow bot cannot be interrupted; its answer is timed and,
-past its clock, discarded and replaced by the fallback action with a strike, exactly as
-the referee would do.
+The clocks, strikes, fallback and forfeits are the referee's own (``referee.match``), and so
+are the default time control and strike limit: a bot that is in time here is in time there.
 """
 
 from __future__ import annotations
 
-import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,8 +18,12 @@ from referee.match import Fault, FaultKind, MatchRecord, MatchRunner, TimeContro
 
 from .bot import Bot, MatchInfo, bot_seed
 from .games import observation_class
+from .loader import create_bot, load_bot
+from .seats import InProcessSeat, Seat, WorkerSeat, collect
+from .worker import BotSource
 
-DEFAULT_LOCAL_TIME = TimeControl(move_s=5.0, bank_s=30.0, first_move_s=10.0)
+DEFAULT_TIME = TimeControl()   # the referee's defaults: one set of clocks everywhere
+DEFAULT_STRIKES = 3            # the referee's default strike limit (StartMatchRequest.strike_limit)
 
 
 def match_infos(state: State, match_id: str = "") -> list[MatchInfo]:
@@ -31,44 +35,37 @@ def match_infos(state: State, match_id: str = "") -> list[MatchInfo]:
 
 def play_match(
     game: str,
-    bots: Sequence[Bot],
+    bots: Sequence[Bot | Seat],
     seed: int = 0,
     options: dict[str, Any] | None = None,
     time_control: TimeControl | None = None,
-    strike_limit: int = 3,
+    strike_limit: int = DEFAULT_STRIKES,
     match_id: str = "",
 ) -> MatchRecord:
-    """Play one match; seat i is ``bots[i]``."""
-    state = make(game, len(bots), seed, options)
-    runner = MatchRunner(state, time_control or DEFAULT_LOCAL_TIME, strike_limit, match_id=match_id)
+    """Play one match; seat i is ``bots[i]`` (a Bot object is called in this process)."""
+    seats = [bot if isinstance(bot, Seat) else InProcessSeat(bot, game) for bot in bots]
+    state = make(game, len(seats), seed, options)
+    control = time_control or DEFAULT_TIME
+    runner = MatchRunner(state, control, strike_limit, match_id=match_id)
     infos = match_infos(state, match_id)
-    for seat, bot in enumerate(bots):
-        try:
-            bot.start(infos[seat])
-        except Exception as exc:  # a crashing bot is a fault, never a crashed match
-            runner.fail_outside_turn(seat, FaultKind.EXCEPTION,
-                                     f"on_match_start raised {type(exc).__name__}: {exc}")
-    observation_type = observation_class(game)
+    hook_limit = control.first_move_s or control.move_s
+    for seat, player in enumerate(seats):
+        player.new_match()
+        reason = player.start(infos[seat], hook_limit)
+        if reason is not None:  # a crashing bot is a fault, never a crashed match
+            runner.fail_outside_turn(seat, FaultKind.EXCEPTION, reason)
     while not runner.finished:
-        for request in runner.pending():
-            bot = bots[request.seat]
-            observation = observation_type.from_json(private_copy(request.observation))
-            started = time.perf_counter()
-            try:
-                answer = bot.act(observation, request.legal_actions)
-            except Exception as exc:
-                runner.fail(request.seat, FaultKind.EXCEPTION, f"act() raised {type(exc).__name__}: {exc}",
-                            time.perf_counter() - started)
+        for reply in collect(seats, runner.pending()):
+            if reply.fault is None:
+                runner.submit(reply.seat, reply.answer, reply.elapsed_s)
             else:
-                runner.submit(request.seat, answer, time.perf_counter() - started)
+                runner.fail(reply.seat, reply.fault[0], reply.fault[1], reply.elapsed_s)
     record = runner.record()
-    for seat, bot in enumerate(bots):
-        try:
-            bot.on_match_end(infos[seat], record.result.to_json())
-        except Exception as exc:
+    for seat, player in enumerate(seats):
+        reason = player.end(infos[seat], record.result.to_json(), hook_limit)
+        if reason is not None:
             # The result stands; the fault is recorded so the author sees it.
-            record.faults.append(Fault(seat, record.decisions, FaultKind.EXCEPTION,
-                                       f"on_match_end raised {type(exc).__name__}: {exc}",
+            record.faults.append(Fault(seat, record.decisions, FaultKind.EXCEPTION, reason,
                                        strike=runner.strikes[seat], forfeit=False))
     return record
 
@@ -91,23 +88,58 @@ def play_unclocked(game: str, bots: Sequence[Bot], seed: int = 0, options: dict[
     return state
 
 
+RANK_CONVENTION = "rank 1 = first; ties share a rank"   # how people are shown ranks (JSON keeps 0 = first)
+
+
 @dataclass
 class BotStanding:
     name: str
     games: int = 0
     wins: int = 0
-    rank_sum: float = 0.0
+    rank_sum: float = 0.0    # of 0-based ranks (0 = first), as the engines give them
     score_sum: float = 0.0
     faults: int = 0
+
+    @property
+    def mean_rank(self) -> float | None:
+        """Mean 1-based rank (1 = first)."""
+        return 1 + self.rank_sum / self.games if self.games else None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "wins": self.wins,
-            "mean_rank": round(self.rank_sum / self.games, 4) if self.games else None,
+            "mean_rank": round(self.mean_rank, 4) if self.mean_rank is not None else None,
             "mean_score": round(self.score_sum / self.games, 4) if self.games else None,
             "faults": self.faults,
         }
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """One match of a series as the standings show it: who sat where and how it ended."""
+
+    seed: int
+    seats: list[str]          # the bot name in each seat
+    ranks: list[int]          # 0 = first
+    scores: list[float]
+    reason: str
+    won: bool | None          # co-operative games: whether the team won; else None
+    faults: list[dict[str, Any]]
+    forfeited: list[int]
+
+    @classmethod
+    def of(cls, game: str, record: MatchRecord, seats: list[str]) -> MatchSummary:
+        won = is_win(game, record, 0) if spec(game).cooperative else None
+        return cls(record.seed, seats, list(record.result.ranks), list(record.result.scores), record.result.reason,
+                   won, [f.to_json() for f in record.faults], list(record.forfeited))
+
+    def to_json(self) -> dict[str, Any]:
+        data = {"seed": self.seed, "seats": self.seats, "ranks": self.ranks, "scores": self.scores,
+                "reason": self.reason, "faults": self.faults, "forfeited": self.forfeited}
+        if self.won is not None:
+            data["won"] = self.won
+        return data
 
 
 @dataclass
@@ -118,10 +150,31 @@ class SeriesReport:
     seed: int
     standings: list[BotStanding]
     records: list[MatchRecord] = field(repr=False, default_factory=list)
+    matches: list[MatchSummary] = field(repr=False, default_factory=list)
+    cooperative: bool = False
+
+    def reasons(self) -> Counter[str]:
+        """How many matches ended for each reason."""
+        return Counter(m.reason for m in self.matches)
+
+    def team_wins(self) -> int:
+        """Co-operative games: matches the team won."""
+        return sum(1 for m in self.matches if m.won)
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "players": self.players, "games": self.games, "seed": self.seed,
-                "bots": [s.to_json() for s in self.standings]}
+        data: dict[str, Any] = {
+            "game": self.game, "players": self.players, "games": self.games, "seed": self.seed,
+            "cooperative": self.cooperative,
+            "ranks": "0 = first in this JSON (tables show 1 = first); mean_rank is 1-based",
+            "bots": [s.to_json() for s in self.standings],
+            "reasons": dict(sorted(self.reasons().items())),
+            "matches": [m.to_json() for m in self.matches],
+        }
+        if self.cooperative:
+            wins = self.team_wins()
+            data["team"] = {"bots": [s.name for s in self.standings], "wins": wins,
+                            "win_rate": round(wins / self.games, 4) if self.games else None}
+        return data
 
 
 def is_win(game: str, record: MatchRecord, seat: int) -> bool:
@@ -133,39 +186,77 @@ def is_win(game: str, record: MatchRecord, seat: int) -> bool:
 
 def play_series(
     game: str,
-    bot_factories: Sequence[tuple[str, Callable[[], Bot]]],
+    bots: Sequence[tuple[str, BotSource | Callable[[], Bot]]],
     games: int,
     seed: int = 0,
     options: dict[str, Any] | None = None,
     time_control: TimeControl | None = None,
-    strike_limit: int = 3,
-    on_match: Callable[[int, MatchRecord, list[int]], None] | None = None,
+    strike_limit: int = DEFAULT_STRIKES,
+    on_match: Callable[[int, MatchRecord, MatchSummary], None] | None = None,
     keep_records: bool = False,
+    isolate: bool = False,
+    full_tracebacks: bool = False,
 ) -> SeriesReport:
     """``games`` matches; seats rotate so each bot plays each seat equally; match i uses seed+i.
 
+    ``bots`` are (name, source); an empty name means the bot's own (``Bot.name`` or its
+    file's name). With ``isolate`` each bot runs in its own worker process,
+    cut off at its deadlines (a source is then a bot spec such as ``"mybot/bot.py"`` or an
+    importable Bot class); else each is a function returning a Bot, called in this process.
     Bot names are made unique (``random``, ``random#2``) so standings stay apart.
     """
-    names = _unique([name for name, _ in bot_factories])
+    players = len(bots)
+    seats = _seats(game, bots, isolate, full_tracebacks)
+    names = _unique([name or seat.name for (name, _), seat in zip(bots, seats)])
     standings = [BotStanding(name) for name in names]
-    players = len(bot_factories)
-    records = []
-    for i in range(games):
-        order = [(s + i) % players for s in range(players)]  # seat s is played by bot order[s]
-        bots = [bot_factories[b][1]() for b in order]
-        record = play_match(game, bots, seed + i, options, time_control, strike_limit, match_id=f"local-{seed + i}")
-        for seat, b in enumerate(order):
-            st = standings[b]
-            st.games += 1
-            st.wins += is_win(game, record, seat)
-            st.rank_sum += record.result.ranks[seat]
-            st.score_sum += record.result.scores[seat]
-            st.faults += sum(1 for f in record.faults if f.seat == seat)
-        if on_match is not None:
-            on_match(i, record, order)
-        if keep_records:
-            records.append(record)
-    return SeriesReport(game, players, games, seed, standings, records)
+    report = SeriesReport(game, players, games, seed, standings, cooperative=spec(game).cooperative)
+    try:
+        for i in range(games):
+            order = [(s + i) % players for s in range(players)]  # seat s is played by bot order[s]
+            record = play_match(game, [seats[b] for b in order], seed + i, options, time_control, strike_limit,
+                                match_id=f"local-{seed + i}")
+            for seat, b in enumerate(order):
+                st = standings[b]
+                st.games += 1
+                st.wins += is_win(game, record, seat)
+                st.rank_sum += record.result.ranks[seat]
+                st.score_sum += record.result.scores[seat]
+                st.faults += sum(1 for f in record.faults if f.seat == seat)
+            summary = MatchSummary.of(game, record, [names[b] for b in order])
+            report.matches.append(summary)
+            if on_match is not None:
+                on_match(i, record, summary)
+            if keep_records:
+                report.records.append(record)
+    finally:
+        for player in seats:
+            player.close()
+    return report
+
+
+def _seats(game: str, bots: Sequence[tuple[str, Any]], isolate: bool, full_tracebacks: bool) -> list[Seat]:
+    seats: list[Seat] = []
+    try:
+        for _, source in bots:
+            seats.append(WorkerSeat(source, game, full_tracebacks) if isolate
+                         else InProcessSeat(_factory(source, game), game, full_tracebacks))
+    except BaseException:
+        for made in seats:
+            made.close()
+        raise
+    return seats
+
+
+def _factory(source: BotSource | Callable[[], Bot], game: str) -> Callable[[], Bot]:
+    """A function making the bot in this process; a Bot class or spec is made with
+    ``create_bot``, whose errors are one line naming the bot's file."""
+    if isinstance(source, str):
+        source = load_bot(source, game)[1]
+    if isinstance(source, type) and issubclass(source, Bot):
+        cls: type[Bot] = source
+        return lambda: create_bot(cls)
+    assert callable(source)
+    return source  # type: ignore[return-value]
 
 
 def _unique(names: Iterable[str]) -> list[str]:

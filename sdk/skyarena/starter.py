@@ -8,11 +8,15 @@ from referee.games import spec
 
 from .games import game_module, module_name
 
+STARTER_GAMES = 20   # the match count the starter's docstring and `skyarena new` suggest
+
 TEMPLATE = '''"""A starter bot for {title} ({game}).
 
-Run it:   skyarena play {game} {filename} random --games 20
-Observation fields: {fields}
-Rules: docs/rules/{game}.md in the Skyarena repository.
+Run it:   skyarena play {game} {filename} random --games {games}
+The game for a bot: skyarena docs {game}  (observation fields, decisions, actions, notation)
+Observation fields in Python: {fields}
+This folder is the bot: modules beside this file import (`from helpers import pick`) and
+relative data files open from here (the bot runs in this folder).
 """
 
 from skyarena import Bot
@@ -54,7 +58,8 @@ def write_starter(game: str, directory: Path) -> Path:
     path = directory / "bot.py"
     if path.exists():
         raise FileExistsError(f"{path} exists already; choose another directory or remove it.")
-    path.write_text(TEMPLATE.format(title=game_spec.title, game=game, filename=path, fields=_fields_hint(game)))
+    path.write_text(TEMPLATE.format(title=game_spec.title, game=game, filename=path, fields=_fields_hint(game),
+                                    games=STARTER_GAMES))
     manifest = directory / MANIFEST_NAME
     if not manifest.exists():  # what `skyarena submit DIR` reads: the game, the entry point, the bot's name
         name = "".join(c if c.isalnum() or c in "_.-" else "-" for c in directory.resolve().name).strip("-_.")

@@ -39,25 +39,45 @@ class Board:
     """
 
     axis_pilot: int | None = None
+    """The Pilot's (blue) die on the Axis: it tilts the plane toward the Pilot."""
     axis_copilot: int | None = None
+    """The Co-Pilot's (orange) die on the Axis: it tilts the plane toward the Co-Pilot."""
     engines_pilot: int | None = None
+    """The Pilot's die on the Engines; the two engine dice add up to this round's speed."""
     engines_copilot: int | None = None
+    """The Co-Pilot's die on the Engines."""
     radio_pilot: int | None = None
+    """The Pilot's Radio: clears an airplane that many spaces ahead (1 = the current space)."""
     radio_copilot_1: int | None = None
+    """The Co-Pilot's first Radio."""
     radio_copilot_2: int | None = None
+    """The Co-Pilot's second Radio."""
     gear1: int | None = None
+    """Landing gear switch 1 (Pilot; takes a 1 or 2)."""
     gear2: int | None = None
+    """Landing gear switch 2 (Pilot; takes a 3 or 4)."""
     gear3: int | None = None
+    """Landing gear switch 3 (Pilot; takes a 5 or 6)."""
     flap1: int | None = None
+    """Flaps switch 1 (Co-Pilot; takes a 1 or 2; the flaps go in order)."""
     flap2: int | None = None
+    """Flaps switch 2 (Co-Pilot; takes a 2 or 3)."""
     flap3: int | None = None
+    """Flaps switch 3 (Co-Pilot; takes a 4 or 5)."""
     flap4: int | None = None
+    """Flaps switch 4 (Co-Pilot; takes a 5 or 6)."""
     brake1: int | None = None
+    """Brake 1 (Pilot; takes a 2; sets the red marker to 2)."""
     brake2: int | None = None
+    """Brake 2 (Pilot; takes a 4, after brake 1; red marker 4)."""
     brake3: int | None = None
+    """Brake 3 (Pilot; takes a 6, after brake 2; red marker 6)."""
     conc1: int | None = None
+    """Concentration space 1 (either colour, any value): gains a coffee token."""
     conc2: int | None = None
+    """Concentration space 2."""
     conc3: int | None = None
+    """Concentration space 3."""
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,9 @@ class Move:
     """One move of a dogfight: who, and its notation (``"pass"`` for a pass)."""
 
     seat: int = 0
+    """The seat that moved."""
     action: str = ""
+    """The move's notation: the squadron played, or ``"pass"``."""
 
     @property
     def passed(self) -> bool:

@@ -79,10 +79,26 @@ class Observation(BaseObservation):
     ``reveal``, ``star``, ``lines``, ``top``, ``keep``, ``hold``, ``look``, ``pair``, ``pick``,
     ``meteor``, ``steal``, ``replay``, ``defend``."""
     pending: dict[str, Any] = field(default_factory=dict)
-    """Details of the decision: ``card`` in hand or action card being resolved, ``cards``
-    (Draw three, or the cards going to the discard pile), ``players``/``picked`` of a swap,
-    ``target`` of a Meteor shower, ``by`` and the threatened effect for ``defend``,
-    ``extra`` for an extra turn, ``optional`` for a star's action card, ``lines`` formed."""
+    """Details of the decision, by ``decision``:
+
+    - ``turn``: ``{"extra": bool}`` (an extra turn, from Double move).
+    - ``drawn``, ``place``: ``{"card": Card}``, the card in hand (drawn, or to place).
+    - ``star``: ``{"optional": bool}``: whether ``star pass`` is allowed (not at setup).
+    - ``top``, ``keep``: ``{"cards": [Card, ...]}``: the different cards going on the main
+      discard pile, of which you choose the one on top (``top``), or the three cards of
+      Draw three (``keep``).
+    - ``hold``: ``{"card": type}``: the action card drawn from the main deck, to hold or
+      discard.
+    - ``lines``: ``{"lines": ["row 1", "col B", ...]}``: the Skyjo lines formed, to clear.
+    - ``pair``, ``pick``: ``{"card": "swap-other" | "swap-own", "players": [seat, seat],
+      "picked": [position, ...]}``: the swap being built (``players`` only for swap-other;
+      ``picked`` the positions chosen so far).
+    - ``look``, ``steal``, ``replay``: ``{"card": type}``: the action card being resolved.
+    - ``meteor``: ``{"card": "meteor", "target": seat}``: whose card the Meteor shower hits.
+    - ``defend``: ``{"by": seat, "card": type, ...}`` and what the card would do to you:
+      ``"swap": [[seat, position], [seat, position]]``, ``"look": [seat, line]``,
+      ``"remove": [seat, position or "held N"]`` or ``"steal": [seat, "held N"]``.
+    - other kinds: ``{}``."""
     areas: list[Area] = field(default_factory=list)
     """Every seat's play area, by seat."""
     fresh: list[bool] = field(default_factory=list)

@@ -1,0 +1,256 @@
+"""The seats of a local match: who answers each decision, and how a deadline cuts it off.
+
+A bot on the platform answers over the network; when its deadline passes the referee plays
+the fallback and moves on, whatever the bot is still doing. Local play does the same with
+a **worker process per bot** (:class:`WorkerSeat`): the match waits for an answer until the
+seat's deadline (move limit plus bank) and not a moment longer, so a bot stuck in a loop
+costs strikes, never a hung ``skyarena play``. A process, not a thread, because only a
+process can be stopped for good, and because it gives each bot its own ``sys.path``, modules
+and working directory (the bot's folder), exactly as a remote bot process has.
+
+:class:`InProcessSeat` calls a Bot object directly: fast and without pickling, for house bots
+and library use, but a slow answer is only timed after it returns.
+
+A seat answers one request at a time, in order. A late answer is discarded when it comes (it
+carries its turn), so a bot that overran starts the next decision late, as a remote bot
+whose answer the referee refused would.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from multiprocessing.connection import Connection, wait
+from typing import Any, NamedTuple
+
+from referee.games.core.views import private_copy  # in-process bots share the engine's process
+from referee.match import DecisionRequest, FaultKind
+
+from .bot import Bot, MatchInfo
+from .games import observation_class
+from .loader import BotLoadError
+from .worker import BotSource, Hooks
+
+LOAD_TIMEOUT_S = 60.0   # loading a bot (imports, models) before its first match
+STOP_GRACE_S = 1.0      # a worker asked to stop gets this long before it is killed
+
+
+class Reply(NamedTuple):
+    """What a seat produced for one decision: an answer, or a fault (kind, reason)."""
+
+    seat: int
+    answer: Any
+    elapsed_s: float
+    fault: tuple[FaultKind, str] | None = None
+
+
+class Seat:
+    """One bot in a local match: ``new_match``, ``start``, then ``ask`` for each decision
+    (:func:`collect` gathers the replies of a step), ``end``; ``close`` after the last match."""
+
+    name: str = ""
+
+    def new_match(self) -> None:
+        """Before each match: a fresh bot object."""
+
+    def start(self, info: MatchInfo, limit_s: float) -> str | None:
+        """Call on_match_start; the fault reason if it raised or overran ``limit_s``."""
+        raise NotImplementedError
+
+    def ask(self, request: DecisionRequest) -> None:
+        raise NotImplementedError
+
+    def end(self, info: MatchInfo, result: dict[str, Any], limit_s: float) -> str | None:
+        """Call on_match_end; the fault reason if it raised or overran ``limit_s``."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """After the last match."""
+
+
+class InProcessSeat(Seat):
+    """A Bot object called in this process. The answer is timed when it returns."""
+
+    def __init__(self, bot: Bot | Callable[[], Bot], game: str, full_tracebacks: bool = False) -> None:
+        self.observation_type = observation_class(game)
+        self._factory = None if isinstance(bot, Bot) else bot
+        self.full = full_tracebacks
+        self.hooks = Hooks(bot if isinstance(bot, Bot) else bot(), full_tracebacks)
+        self.name = self.hooks.bot.display_name()
+        self.used = False
+        self.reply: Reply | None = None
+
+    def new_match(self) -> None:
+        if self.used and self._factory is not None:
+            self.hooks = Hooks(self._factory(), self.full)
+        self.used = True
+
+    def start(self, info: MatchInfo, limit_s: float) -> str | None:
+        return self.hooks.start(info)
+
+    def ask(self, request: DecisionRequest) -> None:
+        observation = self.observation_type.from_json(private_copy(request.observation))
+        started = time.perf_counter()
+        answer, fault = self.hooks.act(observation, request.legal_actions)
+        self.reply = Reply(request.seat, answer, time.perf_counter() - started, fault)
+
+    def end(self, info: MatchInfo, result: dict[str, Any], limit_s: float) -> str | None:
+        return self.hooks.end(info, result)
+
+
+class WorkerSeat(Seat):
+    """A bot in its own process, cut off at each deadline.
+
+    The worker loads the bot at once (its load errors raise BotLoadError here, before any
+    match), makes a fresh bot object for every match, and runs in the bot's folder."""
+
+    def __init__(self, source: BotSource, game: str, full_tracebacks: bool = False) -> None:
+        self.source = source
+        self.game = game
+        self.full = full_tracebacks
+        self._spawn()
+
+    # ----- the process ------------------------------------------------------------------
+    def _spawn(self) -> None:
+        ours, theirs = socket.socketpair()
+        self.process = subprocess.Popen([sys.executable, "-m", "skyarena.worker", str(theirs.fileno())],
+                                        pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL)
+        theirs.close()
+        self.conn = Connection(ours.detach())
+        self.turn = 0          # the turn of the last request sent
+        self.busy = False      # a request (or hook) is still running after its deadline
+        self.fresh = True      # the bot object made at load time has not played yet
+        self.conn.send((sys.path, self.source, self.game, self.full))
+        if not self.conn.poll(LOAD_TIMEOUT_S):
+            self._kill()
+            raise BotLoadError(f"{self.source}: loading the bot took more than {LOAD_TIMEOUT_S:g} s; "
+                               "load less at import time (or in on_match_start, which has the first-move time).")
+        try:
+            kind, payload = self.conn.recv()
+        except (EOFError, OSError):
+            self._kill()
+            raise BotLoadError(f"{self.source}: the bot's process died while loading it (exit status "
+                               f"{self.process.returncode}).") from None
+        if kind == "error":
+            self._kill()
+            raise BotLoadError(payload)
+        self.name = payload
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def _kill(self) -> None:
+        if self.alive:
+            self.process.kill()
+        self.process.wait()
+        self.conn.close()
+
+    def _receive(self, kind: str, deadline: float) -> tuple[Any, ...] | None:
+        """The worker's next message of this kind by ``deadline`` (perf_counter time), late
+        answers skipped; None when the deadline passes or the worker died."""
+        while True:
+            timeout = deadline - time.perf_counter()
+            if timeout <= 0 or not self.conn.poll(timeout):
+                return None
+            try:
+                message = self.conn.recv()
+            except (EOFError, OSError):
+                return None
+            if message[0] == kind:
+                self.busy = False
+                return message
+            # a late answer: its decision was already played by the fallback
+
+    def _hook(self, message: tuple[Any, ...], kind: str, hook: str, limit_s: float) -> str | None:
+        if not self.alive:
+            return f"{hook} was not called: the bot's process had died (exit status {self.process.returncode})"
+        self.conn.send(message)
+        reply = self._receive(kind, time.perf_counter() + limit_s)
+        if reply is None:
+            self.busy = True
+            return f"{hook} did not return within {limit_s:.3f} s"
+        return reply[1]
+
+    # ----- the Seat interface -----------------------------------------------------------
+    def new_match(self) -> None:
+        if self.busy or not self.alive:
+            self._kill()   # still stuck in the last match, or dead: a new process for this one
+            self._spawn()
+
+    def start(self, info: MatchInfo, limit_s: float) -> str | None:
+        fresh, self.fresh = self.fresh, False
+        return self._hook(("start", info, fresh), "started", "on_match_start", limit_s)
+
+    def ask(self, request: DecisionRequest) -> None:
+        self.turn = request.turn
+        self.seat = request.seat
+        self.sent_at = time.perf_counter()
+        self.deadline_at = self.sent_at + request.deadline_s
+        if self.alive:
+            self.conn.send(("act", request.turn, request.observation, request.legal_actions))
+
+    def reply_if_ready(self, now: float) -> Reply | None:
+        """The answer to the last request if it has come (reading what waits in the pipe),
+        a fault if the deadline passed or the worker died, else None."""
+        while self.conn.poll():
+            try:
+                message = self.conn.recv()
+            except (EOFError, OSError):
+                break
+            if message[0] == "answer" and message[1] == self.turn:
+                self.busy = False
+                _, _, answer, fault = message
+                return Reply(self.seat, answer, now - self.sent_at, fault)
+            # a late answer to an earlier turn: its decision was already played by the fallback
+        elapsed = now - self.sent_at
+        if not self.alive:
+            return Reply(self.seat, None, elapsed, (FaultKind.EXCEPTION,
+                                                    f"the bot's process died (exit status {self.process.returncode})"))
+        if now >= self.deadline_at:
+            self.busy = True
+            return Reply(self.seat, None, elapsed, (FaultKind.TIMEOUT, f"no answer within {elapsed:.3f} s (the "
+                                                    "move limit plus what was left of the time bank)"))
+        return None
+
+    def end(self, info: MatchInfo, result: dict[str, Any], limit_s: float) -> str | None:
+        if self.busy:
+            return None  # stuck past a deadline: it is replaced before the next match anyway
+        return self._hook(("end", info, result), "ended", "on_match_end", limit_s)
+
+    def close(self) -> None:
+        if self.alive and not self.busy:
+            self.conn.send(("stop",))
+            with contextlib.suppress(subprocess.TimeoutExpired):  # then it is killed below
+                self.process.wait(STOP_GRACE_S)
+        self._kill()
+
+
+def collect(seats: Sequence[Seat], requests: Sequence[DecisionRequest]) -> list[Reply]:
+    """Ask every request of a step at once (workers think in parallel), then gather the
+    replies as they come; each worker is waited for until its own deadline only."""
+    for request in requests:
+        seats[request.seat].ask(request)
+    replies: list[Reply] = []
+    waiting: list[WorkerSeat] = []
+    for request in requests:
+        seat = seats[request.seat]
+        if isinstance(seat, WorkerSeat):
+            waiting.append(seat)
+        else:
+            assert isinstance(seat, InProcessSeat) and seat.reply is not None
+            replies.append(seat.reply._replace(seat=request.seat))
+    while waiting:
+        now = time.perf_counter()
+        for seat in list(waiting):
+            reply = seat.reply_if_ready(now)
+            if reply is not None:
+                replies.append(reply)
+                waiting.remove(seat)
+        if waiting:
+            wait([seat.conn for seat in waiting], max(0.0, min(seat.deadline_at for seat in waiting) - now))
+    return replies
