@@ -37,7 +37,15 @@ does that); ``--game`` measures a real game too.
   message from one stream to the other, two client processes taking turns), which shows
   what that topology itself costs against the one-stream ping-pong.
 
+- scale: the figure that matters once many leagues share a referee. For 1, 8, 32 and 128
+  concurrent matches of a real game (Sky Team by default, ``--scale-game``), every seat a raw
+  client answering index 0 at once: total decisions per second across the matches, p50/p99
+  turnaround, and the referee process's CPU time (user + system, from /proc) per decision.
+  Each level keeps its matches going for at least ``--scale-decisions`` decisions: a slot
+  that finishes its match starts the next one.
+
     python bench/referee.py                 # table
+    python bench/referee.py --scale-only    # only the scale curve
     python bench/referee.py --json          # {"decisions_per_s", "raw_pingpong_per_s", "ratio", ...}
 """
 
@@ -304,6 +312,51 @@ async def role_echo_client(port: int, n: int, request_size: int, reply_size: int
     return {"per_s": n / elapsed, "rtts": rtts}
 
 
+async def role_slots(address: str, slots: list[list[list[str]]]) -> dict[str, Any]:
+    """Play matches slot by slot: each slot is a list of matches (the seat tokens of each),
+    played one after the other, both seats of a match in this process over their own
+    channels; the slots run at once. Raw seats (index 0 at once), stamps as role_seats."""
+    from grpc import aio
+
+    from skyarena.v1 import referee_pb2 as pb
+    from skyarena.v1 import referee_pb2_grpc as pb_grpc
+
+    clock = time.monotonic
+
+    async def seat(channel: Any, token: str) -> dict[str, Any]:
+        call = pb_grpc.RefereeStub(channel).Play()
+        await call.write(pb.BotMessage(join=pb.Join(token=token, client="bench-scale")))
+        received: list[float] = []
+        sent: list[float] = []
+        match_id = ""
+        while True:
+            message = await call.read()
+            now = clock()
+            if message is aio.EOF:
+                raise SystemExit("the referee closed a bench stream before the match ended")
+            kind = message.WhichOneof("kind")
+            if kind == "turn":
+                received.append(now)
+                sent.append(clock())
+                await call.write(pb.BotMessage(answer=pb.Answer(turn=message.turn.turn, index=0)))
+            elif kind == "welcome":
+                match_id = message.welcome.match_id
+            elif kind == "end":
+                break
+        await call.done_writing()
+        return {"received": received, "sent": sent, "sizes": [], "match_id": match_id}
+
+    async def slot(matches: list[list[str]]) -> list[dict[str, Any]]:
+        out = []
+        async with aio.insecure_channel(address) as a, aio.insecure_channel(address) as b:
+            for tokens in matches:
+                out += await asyncio.gather(*(seat(ch, t) for ch, t in zip((a, b), tokens)))
+        return out
+
+    results = await asyncio.gather(*(slot(s) for s in slots))
+    return {"seats": [seat for r in results for seat in r]}
+
+
 # ----- the orchestrator --------------------------------------------------------------------
 
 def _spawn(*args: str, **kwargs: Any) -> subprocess.Popen[str]:
@@ -318,12 +371,16 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 class Referee:
+    # Set by --profile: the referee runs under cProfile and writes its profile here on exit.
+    profile: Path | None = None
+
     def __init__(self) -> None:
         import tempfile
 
         self.token = secrets.token_urlsafe(24)
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 - the referee's stderr, shown if it dies; close()
-        self.proc = _spawn("-m", "skyarena.cli_remote", "referee", "serve", "--listen", "127.0.0.1:0",
+        profiler = ("-m", "cProfile", "-o", str(self.profile)) if self.profile else ()
+        self.proc = _spawn(*profiler, "-m", "skyarena.cli_remote", "referee", "serve", "--listen", "127.0.0.1:0",
                            "--register-game", "bench.referee:SPEC", "--log-level", "warning",
                            "--max-matches", "10000", stdout=subprocess.PIPE, stderr=self.log,
                            env={"SKYARENA_SERVICE_TOKEN": self.token})
@@ -353,6 +410,11 @@ class Referee:
                 out.append([s.token for s in response.seats])
             return out
 
+    def cpu_s(self) -> float:
+        """The referee process's CPU time so far (user + system), from /proc."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def check(self) -> None:
         """Stop the bench with the referee's last words if it died."""
         if self.proc.poll() is not None:
@@ -379,6 +441,54 @@ def run_seats(address: str, tokens_per_process: list[list[str]], sdk: bool = Fal
     return seats
 
 
+SCALE_LEVELS = (1, 8, 32, 128)
+SCALE_PROCESSES = 2  # bot processes per level (the slots are split between them)
+
+
+def scale(game: str, min_decisions: int, levels: tuple[int, ...] = SCALE_LEVELS) -> list[dict[str, Any]]:
+    """Total decisions/s, turnaround and referee CPU per decision with ``level`` concurrent
+    matches of ``game``, for each level; one referee for all levels, warmed first."""
+    referee = Referee()
+    curve = []
+    try:
+        warm = referee.start_matches(game, 2, {})
+        run_slots(referee.address, [[warm[0]], [warm[1]]])
+        per_match = max(1, summarise(run_slots(referee.address, [[referee.start_matches(game, 1, {})[0]]]))
+                        ["decisions"])
+        for level in levels:
+            rounds = max(1, -(-min_decisions // (per_match * level)))
+            tokens = referee.start_matches(game, level * rounds, {})
+            slots = [tokens[i * rounds:(i + 1) * rounds] for i in range(level)]
+            cpu = referee.cpu_s()
+            seats = run_slots(referee.address, slots)
+            cpu = referee.cpu_s() - cpu
+            figures = summarise(seats)
+            curve.append({"matches": level, "decisions": figures["decisions"],
+                          "decisions_per_s": round(figures["decisions_per_s"], 1),
+                          "p50_ms": round(figures["p50_ms"], 3), "p99_ms": round(figures["p99_ms"], 3),
+                          "referee_cpu_us_per_decision": round(1e6 * cpu / figures["decisions"], 1)})
+    finally:
+        referee.close()
+    base = curve[0]["decisions_per_s"]
+    for point in curve:
+        point["speedup"] = round(point["decisions_per_s"] / base, 2)
+    return curve
+
+
+def run_slots(address: str, slots: list[list[list[str]]]) -> list[dict[str, Any]]:
+    """Slots of matches split over SCALE_PROCESSES bot processes; every seat's record."""
+    groups = [slots[i::SCALE_PROCESSES] for i in range(SCALE_PROCESSES)]
+    procs = [_spawn(__file__, "--role", "slots", "--address", address, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+             for group in groups if group]
+    seats = []
+    for proc, group in zip(procs, [g for g in groups if g]):
+        out, _ = proc.communicate(json.dumps(group), timeout=900)
+        if proc.returncode != 0:
+            raise SystemExit("a bench slot process failed")
+        seats += json.loads(out)["seats"]
+    return seats
+
+
 def summarise(seats: list[dict[str, Any]]) -> dict[str, Any]:
     by_match: dict[str, list[dict[str, Any]]] = {}
     for seat in seats:
@@ -393,7 +503,7 @@ def summarise(seats: list[dict[str, Any]]) -> dict[str, Any]:
         ends.append(events[-1][1])
         turnarounds += [events[i + 1][0] - events[i][1] for i in range(len(events) - 1)]
     elapsed = max(ends) - min(starts)
-    sizes = [size for seat in seats for size in seat["sizes"]]
+    sizes = [size for seat in seats for size in seat["sizes"]] or [(0, 0)]
     return {
         "decisions": decisions,
         "decisions_per_s": decisions / elapsed,
@@ -520,6 +630,14 @@ def measure(decisions: int, repeats: int, game: str | None) -> dict[str, Any]:
     return figures
 
 
+def print_scale(curve: list[dict[str, Any]], game: str) -> None:
+    print(f"{game}: concurrent matches, every seat answering at once")
+    print(f"{'matches':>8} {'decisions/s':>12} {'speedup':>8} {'p50 ms':>8} {'p99 ms':>8} {'CPU us/decision':>16}")
+    for p in curve:
+        print(f"{p['matches']:>8} {p['decisions_per_s']:>12.0f} {p['speedup']:>8.2f} {p['p50_ms']:>8.3f} "
+              f"{p['p99_ms']:>8.3f} {p['referee_cpu_us_per_decision']:>16.1f}")
+
+
 def print_table(f: dict[str, Any]) -> None:
     rows = [
         ("referee, 1 match", f"{f['decisions_per_s']:.0f}", f"{f['p50_ms']:.3f}", f"{f['p99_ms']:.3f}"),
@@ -552,9 +670,17 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7, help="interleaved runs of the single-match and ping-pong "
                         "figures (the best of each is kept)")
     parser.add_argument("--game", help="also measure one match of this real game (house-free, first action)")
+    parser.add_argument("--scale-game", default="sky-team", help="the real game of the scale curve")
+    parser.add_argument("--scale-decisions", type=int, default=4000,
+                        help="decisions at least per level of the scale curve")
+    parser.add_argument("--scale-levels", default=",".join(map(str, SCALE_LEVELS)),
+                        help="concurrent matches per level, comma-separated")
+    parser.add_argument("--profile", type=Path, help="run the referee under cProfile, writing its profile here")
+    parser.add_argument("--scale-only", action="store_true", help="measure only the scale curve")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--json-out", type=Path, help="also write the JSON here")
-    parser.add_argument("--role", choices=["seats", "echo-server", "echo-client", "relay-server", "relay-client"],
+    parser.add_argument("--role", choices=["seats", "slots", "echo-server", "echo-client", "relay-server",
+                                           "relay-client"],
                         help=argparse.SUPPRESS)
     parser.add_argument("--side", help=argparse.SUPPRESS)
     parser.add_argument("--sdk", action="store_true", help=argparse.SUPPRESS)
@@ -569,6 +695,9 @@ def main() -> None:
     if args.role == "seats":
         print(json.dumps(asyncio.run(role_seats(args.address, args.tokens.split(","), args.sdk))))
         return
+    if args.role == "slots":
+        print(json.dumps(asyncio.run(role_slots(args.address, json.loads(sys.stdin.read())))))
+        return
     if args.role == "echo-server":
         asyncio.run(role_echo_server(args.port_file))
         return
@@ -582,14 +711,21 @@ def main() -> None:
     if args.role == "echo-client":
         print(json.dumps(asyncio.run(role_echo_client(args.port, args.n, args.request_size, args.reply_size))))
         return
-    figures = measure(args.decisions, args.repeats, args.game)
+    Referee.profile = args.profile
+    levels = tuple(int(x) for x in args.scale_levels.split(","))
+    curve = scale(args.scale_game, args.scale_decisions, levels)
+    figures: dict[str, Any] = {"scale": {"game": args.scale_game, "curve": curve}}
+    if not args.scale_only:
+        figures = {**measure(args.decisions, args.repeats, args.game), **figures}
     if args.json_out:
         args.json_out.parent.mkdir(parents=True, exist_ok=True)
         args.json_out.write_text(json.dumps(figures, indent=2) + "\n")
     if args.json:
         print(json.dumps(figures))
-    else:
+        return
+    if not args.scale_only:
         print_table(figures)
+    print_scale(curve, args.scale_game)
 
 
 if __name__ == "__main__":

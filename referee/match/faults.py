@@ -6,6 +6,19 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from typing import Any
 
+# Bot-supplied text is echoed (into fault reasons, notices, logs, match records) at most this
+# long: a megabyte of notation must not become a megabyte in every record that names it.
+ECHO_LIMIT = 200
+# A whole fault reason (what the referee says plus any echo) is kept at most this long.
+REASON_LIMIT = 1000
+
+
+def cap(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text`` if it is short enough, else its start marked as cut (with its full length)."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... [cut: {len(text)} characters]"
+
 
 class FaultKind(StrEnum):
     TIMEOUT = "timeout"          # no answer within the move limit plus bank

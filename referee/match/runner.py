@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 from referee.games import GAMES, IllegalAction, MalformedAction, Result, State
 
 from .clock import SeatClock, TimeControl
-from .faults import Fault, FaultKind
+from .faults import REASON_LIMIT, Fault, FaultKind, cap
 
 FallbackPolicy = Callable[[State, int], Any]
 
@@ -26,6 +26,12 @@ FallbackPolicy = Callable[[State, int], Any]
 def first_legal_action(state: State, seat: int) -> Any:
     """The documented fallback: the first legal action in canonical order."""
     return state.legal_actions(seat)[0]
+
+
+def legal_summary(legal: list[Any], shown: int = 8) -> str:
+    """The first legal actions' notation, for a message about an answer that is none of them."""
+    text = ", ".join(cap(str(a), 80) for a in legal[:shown])
+    return text + (f", ... ({len(legal)} in all)" if len(legal) > shown else "")
 
 
 class DecisionRequest(NamedTuple):
@@ -156,12 +162,13 @@ class MatchRunner:
                                "and the rest of the time bank")
         try:
             action = self._resolve(seat, answer)
-        except MalformedAction as exc:
-            return self._fault(seat, FaultKind.UNPARSEABLE, str(exc))
         except IllegalAction as exc:
             return self._fault(seat, FaultKind.ILLEGAL, str(exc))
-        except (TypeError, ValueError) as exc:
+        except (MalformedAction, TypeError, ValueError) as exc:
             return self._fault(seat, FaultKind.UNPARSEABLE, str(exc))
+        except Exception as exc:  # whatever a bot's object makes an engine raise is the bot's fault
+            return self._fault(seat, FaultKind.UNPARSEABLE,
+                               f"the answer could not be checked against the legal actions: {type(exc).__name__}")
         self._answers[seat] = action
         self._advance()
         return None
@@ -189,6 +196,9 @@ class MatchRunner:
             raise RuntimeError(f"seat {seat} is not awaited now (turn {self.turn})")
 
     def _resolve(self, seat: int, answer: Any) -> Any:
+        """The legal action an answer names. Nothing here builds text, lists or loops whose
+        size comes from the answer: messages name the legal side and the answer's type only
+        (an action object's str() may be huge, or raise)."""
         state = self.state
         if isinstance(answer, str):
             return state.parse_action(seat, answer)
@@ -197,18 +207,23 @@ class MatchRunner:
         if isinstance(answer, int):
             legal = self.legal_actions(seat)
             if not 0 <= answer < len(legal):
-                raise ValueError(f"index {answer} is out of range: there are {len(legal)} legal actions "
+                shown = cap(str(answer), 40)
+                raise ValueError(f"index {shown} is out of range: there are {len(legal)} legal actions "
                                  f"(0..{len(legal) - 1})")
             return legal[answer]
         legal = self.legal_actions(seat)
+        kind = cap(type(answer).__name__, 60)
         if not any(type(answer) is type(action) for action in legal):
-            raise TypeError(f"a bot answered {type(answer).__name__} {answer!r}; answer with one of the legal "
-                            "actions, its notation string or its index")
-        if not state.is_legal(seat, answer):
-            raise IllegalAction(state._illegal_message(seat, str(answer)))
-        return answer
+            raise TypeError(f"a bot answered a {kind}; answer with one of the legal actions, its notation string "
+                            "or its index")
+        for action in legal:  # by value, against the legal side: the answer is never turned into text
+            if action == answer:
+                return action
+        raise IllegalAction(f"{state.game}: the {kind} answered is not one of the {len(legal)} legal actions of "
+                            f"seat {seat} now; legal: {legal_summary(legal)}.")
 
     def _strike(self, seat: int, kind: FaultKind, reason: str) -> Fault:
+        reason = cap(reason, REASON_LIMIT)
         self.strikes[seat] += 1
         forfeit = self.strikes[seat] >= self.strike_limit and seat not in self.forfeited
         if forfeit:

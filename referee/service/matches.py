@@ -26,6 +26,7 @@ import json
 import os
 import re
 import secrets
+import struct
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -38,22 +39,35 @@ from google.protobuf.message import DecodeError
 from referee.games import State, make
 from referee.games.core import replay as replay_io
 from referee.match import DecisionRequest, Fault, FaultKind, MatchRecord, MatchRunner, TimeControl
-from skyarena.bot import bot_seed
+from referee.match.faults import cap
 from skyarena.remote import convert
 from skyarena.v1 import referee_pb2 as pb
 
-from . import visibility
+from . import answers, visibility
 from .limits import Limits
 from .logs import log
 from .metrics import Metrics
+from .seeds import SeatSeeds
+from .spectators import PublicLog, fault_message, step_event
 from .tokens import SeatTokens
 
 # The message class called with plain dicts (the runtime accepts them; the stubs do not).
 _REFEREE_MESSAGE: Any = pb.RefereeMessage
 
+_TURN_REQUEST: Any = pb.TurnRequest
 LEGAL_ACTIONS_FIELD = pb.TurnRequest.DESCRIPTOR.fields_by_name["legal_actions"].number
+TURN_FIELD = pb.RefereeMessage.DESCRIPTOR.fields_by_name["turn"].number
+# TurnRequest.deadline_s (a double) appended to a kept request: the last value of a field wins.
+DEADLINE_TAG = bytes([pb.TurnRequest.DESCRIPTOR.fields_by_name["deadline_s"].number << 3 | 1])
 MATCH_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 DEFAULT_TIME_CONTROL = TimeControl()
+
+# Other seats' public events ride with a seat's next message (its next turn request, most
+# often, in the same write). A seat that is not written to soon gets them on their own after
+# this delay, or at once when this many are waiting: one write per decision instead of one
+# per seat and decision (writes are most of the referee's cost per decision).
+EVENT_DELAY_S = 0.02
+EVENT_BATCH = 32
 
 # How a fault is named to the seat that made it (the code it would get as a status).
 FAULT_CODES = {
@@ -94,6 +108,10 @@ class RequestError(Exception):
 
 def _code(code: grpc.StatusCode) -> int:
     return int(code.value[0])
+
+
+def _utc(timestamp: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(timestamp))
 
 
 # ----- streams -----------------------------------------------------------------------------
@@ -138,7 +156,7 @@ class DirectWrites:
                 try:
                     while messages:
                         await outbox.context.write(messages[0])
-                        outbox.unread_bytes += messages.pop(0).ByteSize()
+                        outbox.unread_bytes += frame_size(messages.pop(0))
                 except asyncio.CancelledError:
                     raise
                 except Exception:  # that stream broke; its handler sees it and detaches the seat
@@ -214,7 +232,7 @@ class Outbox:
         self.writing = True
         try:
             await self.context.write(message)
-            self.unread_bytes += message.ByteSize()
+            self.unread_bytes += frame_size(message)
         finally:
             self.writing = False
             self.idle.set()
@@ -238,12 +256,17 @@ class Outbox:
             await self.write(message)
 
 
+def frame_size(frame: Any) -> int:
+    """Bytes of an outgoing frame: a message, or one the referee serialized itself."""
+    return len(frame) if isinstance(frame, bytes) else int(frame.ByteSize())
+
+
 class Awaiting:
-    """The decision a seat owes: its request, when it was sent, and its deadline."""
+    """The decision a seat owes: its request (serialized), when it was sent, and its deadline."""
 
     __slots__ = ("number", "turn", "sent_at", "deadline")
 
-    def __init__(self, number: int, turn: pb.TurnRequest, sent_at: float, deadline: float) -> None:
+    def __init__(self, number: int, turn: bytes, sent_at: float, deadline: float) -> None:
         self.number = number
         self.turn = turn
         self.sent_at = sent_at
@@ -282,6 +305,14 @@ class Seat:
         self.events = None  # only once the message is built: a failed build loses no event
         return message
 
+    def turn_frame(self, turn: bytes) -> bytes:
+        """The next message carrying the serialized TurnRequest ``turn``, serialized: the events
+        so far, then the turn spliced in as bytes (no parse, no second serialization)."""
+        events = self.events
+        head = _REFEREE_MESSAGE(events=events).SerializeToString() if events else b""
+        self.events = None
+        return head + convert.repeated_field_bytes(TURN_FIELD, (turn,))
+
 
 # ----- one match ---------------------------------------------------------------------------
 
@@ -297,6 +328,7 @@ class Match:
         limits: Limits,
         metrics: Metrics,
         on_end: Callable[[Match], None],
+        seeds: SeatSeeds | None = None,
     ) -> None:
         self.id = match_id
         self.game = state.game
@@ -318,6 +350,11 @@ class Match:
         self.record: MatchRecord | None = None
         self.done = asyncio.Event()
         self.watchers: set[Outbox] = set()
+        self.log_readers: set[Outbox] = set()  # from-start spectators (they read public_log)
+        self.public_log: PublicLog | None = None  # made by the first spectator from the start
+        self.bot_seeds = [(seeds or SeatSeeds()).bot_seed(match_id, self.seed, seat) for seat in range(self.players)]
+        self._replay_text: bytes | None = None
+        self._events_timer: asyncio.TimerHandle | None = None
         self._on_end = on_end
         self._loop = asyncio.get_running_loop()
         self._issued_turn = 0          # the runner turn whose requests are out
@@ -348,14 +385,14 @@ class Match:
         self.metrics.seats_connected.inc()
         welcome = pb.Welcome(
             match_id=self.id, game=self.game, seat=seat_index, players=self.players,
-            options_json=self.public_options_json, bot_seed=bot_seed(self.seed, seat_index),
+            options_json=self.public_options_json, bot_seed=self.bot_seeds[seat_index],
             time_control=pb.TimeControl(**self.time_control.to_json()), strike_limit=self.strike_limit,
             seat_names=[s.name for s in self.seats], resumed=resumed, strikes=self.runner.strikes[seat_index],
         )
         self._send(seat, welcome=welcome)
         log.info("seat_joined", match_id=self.id, seat=seat_index, resumed=resumed, client=client)
         if self.phase is Phase.WAITING and all(s.joined for s in self.seats):
-            self._start()
+            self._guarded(self._start)
         elif self.phase is Phase.RUNNING and seat.awaiting is not None:
             self._resend(seat)
 
@@ -395,6 +432,17 @@ class Match:
         log.warning("match_aborted", match_id=self.id, reason=reason)
         self._end()
 
+    def _guarded(self, step: Callable[..., None], *args: Any) -> None:
+        """Run a step of the match; if it raises (a bug in the referee or an engine, never a
+        bot's doing: answers are resolved before this), the match is aborted with a reason
+        instead of being left RUNNING without a pending deadline."""
+        try:
+            step(*args)
+        except Exception as exc:
+            log.error("match_failed", exc_info=True, match_id=self.id, error=cap(f"{type(exc).__name__}: {exc}", 500))
+            self.abort(f"the referee failed while running this match ({type(exc).__name__}); it was aborted and no "
+                       "seat was charged. Report it with the match id.")
+
     def _finish(self) -> None:
         self.phase = Phase.FINISHED
         self.record = self.runner.record()
@@ -412,10 +460,14 @@ class Match:
             self._send(seat, end=self.end_message(for_seat=seat.index))
             if seat.outbox is not None:
                 seat.outbox.close()
-        public_end = self.end_message(for_seat=None)
+        if self._events_timer is not None:
+            self._events_timer.cancel()
+        public_end = pb.WatchEvent(end=self.end_message(for_seat=None))
         for watcher in self.watchers:
-            watcher.put(pb.WatchEvent(end=public_end))
+            watcher.put(public_end)
             watcher.close()
+        if self.public_log is not None:
+            self.public_log.live_end(public_end)
         self.metrics.matches_total.labels(self.phase.value).inc()
         self.done.set()
         self._on_end(self)
@@ -433,6 +485,20 @@ class Match:
             self._issued_turn = runner.turn
             for request in runner.pending():
                 self._ask(request)
+        waiting = False
+        for seat in self.seats:
+            events = seat.events
+            if events and seat.outbox is not None:
+                if len(events) >= EVENT_BATCH:
+                    seat.outbox.put(seat.message())
+                else:
+                    waiting = True
+        if waiting and self._events_timer is None:
+            self._events_timer = self._loop.call_later(EVENT_DELAY_S, self._send_events)
+
+    def _send_events(self) -> None:
+        """The events that waited EVENT_DELAY_S for a message to ride with go on their own."""
+        self._events_timer = None
         for seat in self.seats:
             if seat.events and seat.outbox is not None:
                 seat.outbox.put(seat.message())
@@ -451,9 +517,7 @@ class Match:
             else:  # typed actions are spliced in as bytes kept per action (see convert.action_bytes)
                 legal = convert.repeated_field_bytes(
                     LEGAL_ACTIONS_FIELD, [convert.action_bytes(game, a, wire) for a in request.legal_actions])
-            message = seat.message(turn=turn) if seat.outbox is not None else _REFEREE_MESSAGE(turn=turn)
-            if legal:
-                message.turn.MergeFromString(legal)
+            turn_bytes = _TURN_REQUEST(**turn).SerializeToString() + legal
         except (convert.ConversionError, ValueError, TypeError, KeyError, AttributeError, DecodeError) as exc:
             # The engine's data no longer fits its typed messages: play on in JSON and notation
             # (the SDK reads both) rather than stall the match; the round-trip test flags it.
@@ -462,10 +526,10 @@ class Match:
                 self._wire = None
             turn["observation"] = convert.observation_kwargs(game, request.observation, None)
             turn["legal_actions"] = [{"notation": str(a)} for a in request.legal_actions]
-            message = seat.message(turn=turn) if seat.outbox is not None else _REFEREE_MESSAGE(turn=turn)
+            turn_bytes = _TURN_REQUEST(**turn).SerializeToString()
         now = self._loop.time()
         deadline = now + deadline_s
-        seat.awaiting = Awaiting(request.turn, message.turn, now, deadline)
+        seat.awaiting = Awaiting(request.turn, turn_bytes, now, deadline)
         timer = seat.timer
         if timer is None or seat.timer_at > deadline:  # else the armed timer fires first and re-arms
             if timer is not None:
@@ -473,14 +537,13 @@ class Match:
             seat.timer_at = deadline
             seat.timer = self._loop.call_at(deadline, self._deadline_timer, seat)
         if seat.outbox is not None:
-            seat.outbox.put(message)
+            seat.outbox.put(seat.turn_frame(turn_bytes))
 
     def _resend(self, seat: Seat) -> None:
         awaiting = seat.awaiting
         assert awaiting is not None and seat.outbox is not None
-        message = seat.message(turn=awaiting.turn)
-        message.turn.deadline_s = max(0.0, awaiting.deadline - self._loop.time())
-        seat.outbox.put(message)
+        left = max(0.0, awaiting.deadline - self._loop.time())
+        seat.outbox.put(seat.turn_frame(awaiting.turn + DEADLINE_TAG + struct.pack("<d", left)))
 
     def on_answer(self, seat_index: int, outbox: Outbox, answer: pb.Answer) -> None:
         """A seat's Answer frame."""
@@ -495,29 +558,23 @@ class Match:
         seat.awaiting = None  # its deadline timer stays armed for the next decision (see Seat)
         elapsed = now - awaiting.sent_at
         self._stats.decided(elapsed)
+        self._guarded(self._decide, seat_index, answer, elapsed)
+
+    def _decide(self, seat_index: int, answer: pb.Answer, elapsed: float) -> None:
+        """Resolve an answer (any failure to is the bot's ``unparseable`` strike, so the seat
+        always ends this decision with a move or a fault) and move the match on."""
         runner = self.runner
-        choice = answer.WhichOneof("choice")
         fault: Fault | None
-        if choice == "index":
-            fault = runner.submit(seat_index, answer.index, elapsed)
-        elif choice == "action":
-            try:
-                action = convert.action_from_proto(self.game, answer.action)
-            except (convert.ConversionError, TypeError, ValueError) as exc:
-                fault = runner.fail(seat_index, FaultKind.UNPARSEABLE, f"the typed action does not convert: {exc}",
-                                    elapsed)
-            else:
-                if isinstance(action, str) and not action.strip():
-                    fault = runner.fail(seat_index, FaultKind.UNPARSEABLE,
-                                        "the answer's action has neither a notation nor a typed message", elapsed)
-                else:
-                    fault = runner.submit(seat_index, action, elapsed)
-        elif choice == "error":
-            fault = runner.fail(seat_index, FaultKind.EXCEPTION,
-                                f"the bot reported an error: {answer.error[:2000]}", elapsed)
-        else:
+        try:
+            choice = answers.resolve(self.game, self._wire, answer, runner.legal_actions(seat_index))
+        except answers.AnswerFault as exc:
+            fault = runner.fail(seat_index, exc.kind, exc.reason, elapsed)
+        except Exception as exc:
             fault = runner.fail(seat_index, FaultKind.UNPARSEABLE,
-                                "the answer carries no choice: set index, action or error", elapsed)
+                                f"the answer could not be checked against the legal actions: {type(exc).__name__}",
+                                elapsed)
+        else:
+            fault = runner.submit(seat_index, choice, elapsed)
         if fault is not None:
             self._faulted(fault)
         self._progress()
@@ -547,7 +604,7 @@ class Match:
             seat.timer_at = awaiting.deadline
             seat.timer = self._loop.call_at(awaiting.deadline, self._deadline_timer, seat)
             return
-        self._deadline_passed(seat, awaiting)
+        self._guarded(self._deadline_passed, seat, awaiting)
 
     def _deadline_passed(self, seat: Seat, awaiting: Awaiting) -> None:
         seat.awaiting = None
@@ -577,6 +634,8 @@ class Match:
                 other.event({"turn": fault.turn, "fault": public})
         for watcher in self.watchers:
             watcher.put(pb.WatchEvent(fault=public))
+        if self.public_log is not None:
+            self.public_log.live_fault(fault)
 
     def _publish_moves(self) -> None:
         """Turn the engine moves applied since the last call into public events."""
@@ -598,13 +657,13 @@ class Match:
                 for seat in told:
                     if seat.index != mover:
                         seat.event(event)
-        if self.watchers:
-            step = pb.PublicStep(decisions=state.decisions, public_view_json=json.dumps(state.public_view()))
-            for joint in moves:
-                step.moves.extend(public_move(visible, seat, action) for seat, action in sorted(joint.items()))
-            watch_event = pb.WatchEvent(step=step)
+        public_log = self.public_log
+        if self.watchers or (public_log is not None and public_log.live):
+            watch_event = step_event(state.decisions, state.public_view(), moves, visible)
             for watcher in self.watchers:
                 watcher.put(watch_event)
+            if public_log is not None:
+                public_log.live_step(watch_event, state.decisions)
 
     # ----- sending -------------------------------------------------------------------------
     def _send(self, seat: Seat, **kind: Any) -> None:
@@ -632,7 +691,10 @@ class Match:
             forfeited=record.forfeited, unrated=record.unrated, decisions=record.decisions,
         )
 
-    def status(self, include_replay: bool) -> pb.MatchStatus:
+    def status(self, include_replay: bool, replay_offset: int = 0) -> pb.MatchStatus:
+        """The match's status; with the replay (once over) as one page of whole JSON lines
+        of at most ``limits.replay_page_bytes`` from ``replay_offset`` (see
+        MatchStatus.replay_next_offset), so no status exceeds the send limit."""
         runner = self.runner
         message = pb.MatchStatus(
             match_id=self.id, game=self.game, players=self.players, seed=self.seed,
@@ -642,13 +704,21 @@ class Match:
         for seat in self.seats:
             message.seats.add(seat=seat.index, name=seat.name, joined=seat.joined, connected=seat.outbox is not None,
                               strikes=runner.strikes[seat.index], forfeited=seat.index in runner.forfeited,
-                              time_used_s=runner.clocks[seat.index].used_s)
+                              time_used_s=runner.clocks[seat.index].used_s, bot_seed=self.bot_seeds[seat.index])
         if self.phase.over:
             message.end.CopyFrom(self.end_message(for_seat=-1))
             if include_replay:
-                records = self.record.replay_records() if self.record is not None else runner.state.replay()
-                message.replay_jsonl = replay_io.dumps(records)
+                page, following = replay_page(self.replay_text(), replay_offset, self.limits.replay_page_bytes)
+                message.replay_jsonl = page
+                message.replay_next_offset = following
         return message
+
+    def replay_text(self) -> bytes:
+        """The finished match's replay as JSON lines (UTF-8), made once."""
+        if self._replay_text is None:
+            records = self.record.replay_records() if self.record is not None else self.runner.state.replay()
+            self._replay_text = replay_io.dumps(records).encode()
+        return self._replay_text
 
     def header(self) -> pb.MatchHeader:
         return pb.MatchHeader(match_id=self.id, game=self.game, players=self.players,
@@ -656,46 +726,45 @@ class Match:
                               state=self.phase.proto)
 
     # ----- spectators ------------------------------------------------------------------------
-    def add_watcher(self) -> tuple[Outbox, int, list[Fault]]:
-        """Register a spectator; returns its outbox, the decisions played so far and the faults
-        so far (what happened before the live events start)."""
-        if len(self.watchers) >= self.limits.max_watchers:
+    def add_watcher(self, privileged: bool, live: bool = True) -> Outbox:
+        """Register a spectator (``live``: fed through its outbox; else it reads the public
+        log and the outbox only holds its slot). Anonymous ones get the slots the privileged
+        share (``limits.reserved_watchers``, for service- or spectator-token holders) leaves."""
+        limit = self.limits.max_watchers if privileged else self.limits.max_watchers - self.limits.reserved_watchers
+        if len(self.watchers) + len(self.log_readers) >= limit:
+            kept = "" if privileged else (f" ({self.limits.reserved_watchers} more are kept for holders of the "
+                                          "spectator or service token)")
             raise RequestError(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                               f"match {self.id} already has {self.limits.max_watchers} spectators; try later.")
+                               f"match {self.id} already has {limit} spectators{kept}; try later.")
         outbox = Outbox(self.limits.watcher_queue)
-        if self.phase.over:
+        if not live:
+            self.log_readers.add(outbox)
+            self.metrics.watchers.inc()
+        elif self.phase.over:
             outbox.put(pb.WatchEvent(end=self.end_message(for_seat=None)))
             outbox.close()
         else:
             self.watchers.add(outbox)
             self.metrics.watchers.inc()
-        return outbox, self.runner.state.decisions, list(self.runner.faults)
+        return outbox
 
     def remove_watcher(self, outbox: Outbox) -> None:
-        if outbox in self.watchers:
-            self.watchers.discard(outbox)
-            self.metrics.watchers.dec()
+        for group in (self.watchers, self.log_readers):
+            if outbox in group:
+                group.discard(outbox)
+                self.metrics.watchers.dec()
 
-    def public_history(self, upto: int, faults: list[Fault]) -> list[pb.WatchEvent]:
-        """The public steps from the start up to ``upto`` decisions, by re-playing the moves
-        on a fresh state (the engines are deterministic), so nothing is stored per step."""
-        state = make(self.game, self.players, self.seed, self.options)
-        visible = visibility.policy(state)
-        moves = list(self.runner.state.iter_moves())[:upto]
-        events = [pb.WatchEvent(step=pb.PublicStep(decisions=0, public_view_json=json.dumps(state.public_view())))]
-        by_turn: dict[int, list[Fault]] = {}
-        for fault in faults:
-            by_turn.setdefault(fault.turn, []).append(fault)
-        for index, joint in enumerate(moves, 1):
-            for fault in by_turn.get(index, []):
-                events.append(pb.WatchEvent(fault=fault_message(fault, with_reason=False)))
-            state.apply(joint)
-            step = pb.PublicStep(decisions=index, public_view_json=json.dumps(state.public_view()))
-            step.moves.extend(public_move(visible, seat, action) for seat, action in sorted(joint.items()))
-            events.append(pb.WatchEvent(step=step))
-        for fault in by_turn.get(upto + 1, []):
-            events.append(pb.WatchEvent(fault=fault_message(fault, with_reason=False)))
-        return events
+    def history(self) -> PublicLog:
+        """The match's public log from the start, made on first use (see spectators.py)."""
+        if self.public_log is None:
+            self.public_log = PublicLog(self.game, self.players, self.seed, self.options, visibility.policy)
+        return self.public_log
+
+    def catch_up_history(self) -> None:
+        """One bounded chunk of the public log's catching up with the match."""
+        log_ = self.history()
+        log_.catch_up(self.runner.state, self.runner.faults,
+                      lambda: pb.WatchEvent(end=self.end_message(for_seat=None)) if self.phase.over else None)
 
     def current_step(self) -> pb.WatchEvent:
         state = self.runner.state
@@ -703,14 +772,22 @@ class Match:
                                                 public_view_json=json.dumps(state.public_view())))
 
 
-def fault_message(fault: Fault, with_reason: bool) -> pb.Fault:
-    return pb.Fault(seat=fault.seat, turn=fault.turn, kind=fault.kind.value,
-                    reason=fault.reason if with_reason else "", strike=fault.strike, forfeit=fault.forfeit)
-
-
-def public_move(visible: Callable[[int, Any], str | None], seat: int, action: Any) -> pb.Move:
-    text = visible(seat, action)
-    return pb.Move(seat=seat, action=text or "", hidden=text is None)
+def replay_page(text: bytes, offset: int, page_bytes: int) -> tuple[str, int]:
+    """Whole lines of ``text`` from byte ``offset``, at most ``page_bytes`` (at least one line),
+    and the offset of the next page (0 once the page reaches the end)."""
+    if offset >= len(text):
+        return "", 0
+    if offset and text[offset - 1:offset] != b"\n":
+        raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                           f"replay_offset {offset} is not the start of a line; pass 0 or a replay_next_offset.")
+    end = offset + page_bytes
+    if end >= len(text):
+        return text[offset:].decode(), 0
+    cut = text.rfind(b"\n", offset, end)
+    cut = text.find(b"\n", end) if cut < 0 else cut  # one line longer than a page still goes whole
+    cut = len(text) - 1 if cut < 0 else cut
+    following = cut + 1
+    return text[offset:following].decode(), following if following < len(text) else 0
 
 
 # ----- the registry ------------------------------------------------------------------------
@@ -718,11 +795,16 @@ def public_move(visible: Callable[[int, Any], str | None], seat: int, action: An
 class MatchRegistry:
     """Every match of this process, the seat tokens, and their lifetimes."""
 
-    def __init__(self, limits: Limits, metrics: Metrics) -> None:
+    def __init__(self, limits: Limits, metrics: Metrics, seeds: SeatSeeds | None = None) -> None:
         self.limits = limits
         self.metrics = metrics
         self.matches: dict[str, Match] = {}
         self.tokens = SeatTokens()
+        self.seeds = seeds or SeatSeeds()
+        # Ids of forgotten matches and when they were forgotten, kept limits.match_id_retain_s
+        # more: a match id is never started twice by this process within that window.
+        self.used_ids: dict[str, float] = {}
+        self.started_at = time.time()
         self.accepting = True
 
     def running(self) -> list[Match]:
@@ -744,7 +826,12 @@ class MatchRegistry:
         if match_id in self.matches:
             raise RequestError(grpc.StatusCode.ALREADY_EXISTS,
                                f"match {match_id} already exists on this referee; a retried StartMatch must not "
-                               "start it twice. Use GetMatch to follow it.")
+                               "start it twice. Use GetMatch to follow it, or start a new attempt under a new id "
+                               f"(e.g. {match_id}.a2).")
+        if match_id in self.used_ids:
+            raise RequestError(grpc.StatusCode.ALREADY_EXISTS,
+                               f"match id {match_id} was already used on this referee (its match is forgotten); start "
+                               f"each attempt under a new id (e.g. {match_id}.a2), with the same seed to replay it.")
         players = request.players
         if players != len(request.seats):
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
@@ -754,6 +841,10 @@ class MatchRegistry:
         seed = request.seed if request.HasField("seed") else secrets.randbelow(1 << 62)
         control = self._time_control(request)
         strike_limit = request.strike_limit or 3
+        if strike_limit > self.limits.max_strikes:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"strike_limit {strike_limit} is above this referee's ceiling of "
+                               f"{self.limits.max_strikes}.")
         join_timeout = request.join_timeout_s or self.limits.join_timeout_s
         if not 0 < join_timeout <= self.limits.max_join_timeout_s:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
@@ -764,7 +855,7 @@ class MatchRegistry:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
         names = [s.name or f"seat {i}" for i, s in enumerate(request.seats)]
         match = Match(match_id, state, names, control, strike_limit, join_timeout, self.limits, self.metrics,
-                      self._ended)
+                      self._ended, self.seeds)
         self.matches[match_id] = match
         self.metrics.matches_running.inc()
         tokens = [self.tokens.issue(match_id, seat) for seat in range(players)]
@@ -801,18 +892,31 @@ class MatchRegistry:
     def get(self, match_id: str) -> Match:
         match = self.matches.get(match_id)
         if match is None:
+            shown = cap(match_id, 64)
+            if match_id in self.used_ids:
+                raise RequestError(grpc.StatusCode.NOT_FOUND,
+                                   f"match {shown} ended more than {self.limits.retain_s:g} s ago and is forgotten "
+                                   "(--retain): its result was only kept that long.")
             raise RequestError(grpc.StatusCode.NOT_FOUND,
-                               f"no match {match_id!r} on this referee (unknown, or finished more than "
-                               f"{self.limits.retain_s:g} s ago).")
+                               f"this referee does not know match {shown!r}: it never started it, or it ran before "
+                               f"the referee restarted (this process started at {_utc(self.started_at)}; matches do "
+                               "not survive a restart).")
         return match
 
     def by_token(self, token: str) -> tuple[Match, int]:
         key = self.tokens.lookup(token)
-        if key is None or key.match_id not in self.matches:
+        if key is None and self.tokens.issued_elsewhere(token):
             raise RequestError(grpc.StatusCode.UNAUTHENTICATED,
-                               "unknown or expired seat token: join with the token StartMatch returned for your "
-                               "seat, while its match is running.")
-        return self.matches[key.match_id], key.seat
+                               "this seat token was issued by another run of the referee (it restarted at "
+                               f"{_utc(self.started_at)}, or this is a different referee): it no longer knows that "
+                               "match. The platform must start the match again (a new StartMatch gives new tokens).")
+        match = self.matches.get(key.match_id) if key is not None else None
+        if match is None:
+            raise RequestError(grpc.StatusCode.UNAUTHENTICATED,
+                               "unknown seat token: join with the token StartMatch returned for your seat (a match's "
+                               f"tokens are forgotten {self.limits.retain_s:g} s after it ends).")
+        assert key is not None
+        return match, key.seat
 
     def _ended(self, match: Match) -> None:
         self.metrics.matches_running.dec()
@@ -821,6 +925,14 @@ class MatchRegistry:
     def _forget(self, match_id: str) -> None:
         self.matches.pop(match_id, None)
         self.tokens.revoke_match(match_id)
+        now = time.time()
+        self.used_ids[match_id] = now
+        horizon = now - self.limits.match_id_retain_s
+        while self.used_ids:  # oldest first (insertion order): drop the ids past the window
+            oldest, at = next(iter(self.used_ids.items()))
+            if at >= horizon:
+                break
+            del self.used_ids[oldest]
 
     async def shutdown(self, grace_s: float) -> None:
         """Start no new match; let running ones finish within ``grace_s``; abort the rest."""

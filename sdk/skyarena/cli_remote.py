@@ -522,52 +522,68 @@ def _register_game(target: str) -> None:
     GAMES[game_spec.name] = game_spec
 
 
+def _limit_options(command: Any) -> Any:
+    """One text option per referee limit (parsed and checked by Limits, as its variable is)."""
+    from referee.service.limits import Limits
+
+    for name, flag, help_text in reversed(Limits.flags()):
+        command = click.option(flag, name, metavar="N", default=None, help=help_text)(command)
+    return command
+
+
+def _serve_imports() -> Any:
+    """The referee's modules; without the server extra, a one-line message saying so."""
+    try:
+        from referee.service import limits, logs, server, tokens
+    except ModuleNotFoundError as exc:
+        raise UserError(f"the referee needs the server extra (module {exc.name!r} is missing): "
+                        "pip install 'skyarena[server]'") from None
+    return limits, logs, server, tokens
+
+
 @referee_group.command("serve")
 @click.option("--listen", envvar="SKYARENA_LISTEN", default="127.0.0.1:50051", show_default=True,
               metavar="HOST:PORT", help="Address to serve gRPC on (env SKYARENA_LISTEN); port 0 picks one.")
 @click.option("--service-token", envvar="SKYARENA_SERVICE_TOKEN", required=True,
               help="Token that StartMatch and operator calls must present (env SKYARENA_SERVICE_TOKEN).")
+@click.option("--spectator-token", envvar="SKYARENA_SPECTATOR_TOKEN",
+              help="Token that lets a spectator (the dashboard) watch without the anonymous limits and take the "
+                   "reserved spectator slots (env SKYARENA_SPECTATOR_TOKEN).")
+@click.option("--seed-key", envvar="SKYARENA_SEED_KEY", hidden=True,
+              help="Key of the bots' seeds (env SKYARENA_SEED_KEY); default: a random key per process.")
 @click.option("--metrics-listen", envvar="SKYARENA_METRICS_LISTEN", metavar="HOST:PORT",
               help="Serve Prometheus metrics over HTTP here (env SKYARENA_METRICS_LISTEN).")
-@click.option("--max-matches", type=click.IntRange(min=1), help="Matches at once (env SKYARENA_MAX_MATCHES).")
-@click.option("--max-receive-bytes", type=click.IntRange(min=1024),
-              help="Largest message accepted (env SKYARENA_MAX_RECEIVE_BYTES).")
-@click.option("--max-send-bytes", type=click.IntRange(min=1024),
-              help="Largest message sent (env SKYARENA_MAX_SEND_BYTES).")
-@click.option("--join-timeout", "join_timeout_s", type=click.FloatRange(min=0.1),
-              help="Default seconds for every seat to join (env SKYARENA_JOIN_TIMEOUT_S).")
-@click.option("--shutdown-grace", "shutdown_grace_s", type=click.FloatRange(min=0.1),
-              help="Seconds running matches get to finish on shutdown (env SKYARENA_SHUTDOWN_GRACE_S).")
-@click.option("--retain", "retain_s", type=click.FloatRange(min=1),
-              help="Seconds a finished match stays queryable (env SKYARENA_RETAIN_S).")
 @click.option("--log-level", envvar="SKYARENA_LOG_LEVEL", default="info", show_default=True,
               type=click.Choice(["debug", "info", "warning", "error"]))
 @click.option("--log-format", envvar="SKYARENA_LOG_FORMAT", default="json", show_default=True,
               type=click.Choice(["json", "text"]))
 @click.option("--register-game", "register_games", multiple=True, hidden=True, metavar="MODULE:ATTR")
-def serve_command(listen: str, service_token: str, metrics_listen: str | None, log_level: str, log_format: str,
-                  register_games: tuple[str, ...], **limit_flags: Any) -> None:
+@_limit_options
+def serve_command(listen: str, service_token: str, spectator_token: str | None, seed_key: str | None,
+                  metrics_listen: str | None, log_level: str, log_format: str, register_games: tuple[str, ...],
+                  **limit_flags: str | None) -> None:
     """Serve matches over gRPC until SIGINT/SIGTERM; then running matches finish (within the
     shutdown grace) or end ABORTED, and the process exits."""
-    from referee.service import Limits, serve
-    from referee.service.logs import configure
-    from referee.service.tokens import ServiceToken
-
+    limits_mod, logs, server, tokens = _serve_imports()
     for target in register_games:
         _register_game(target)
-    try:
-        limits = Limits.from_env(**limit_flags)
+    try:  # every check before anything starts, each a one-line message
+        limits = limits_mod.Limits.from_sources(limit_flags)
+        limits_mod.parse_listen(listen)
+        if metrics_listen:
+            limits_mod.parse_listen(metrics_listen, "--metrics-listen")
+        service_token = tokens.check_token(service_token, "the service token (--service-token)")
+        if spectator_token:
+            spectator_token = tokens.check_token(spectator_token, "the spectator token (--spectator-token)")
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    logs.configure(log_level, log_format)
     try:
-        ServiceToken(service_token)  # its rules, checked before anything starts
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
-    configure(log_level, log_format)
-    try:
-        asyncio.run(serve(listen, service_token, limits, metrics_listen))
+        asyncio.run(server.serve(listen, service_token, limits, metrics_listen, spectator_token=spectator_token,
+                                 seed_key=seed_key.encode() if seed_key else None))
     except OSError as exc:
-        raise UserError(f"cannot serve on {listen}: {exc}") from None
+        raise UserError(str(exc) if str(exc).startswith("cannot listen") else f"cannot serve on {listen}: {exc}") \
+            from None
 
 
 if __name__ == "__main__":

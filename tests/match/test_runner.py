@@ -164,3 +164,46 @@ def test_the_engine_is_asked_for_legal_actions_once_per_seat_and_step(toy_game: 
             runner.fail(1, FaultKind.EXCEPTION, "boom")
     assert sorted(calls) == [0, 1]
     assert runner.state.decisions == 1
+
+
+def test_a_hostile_action_object_is_checked_by_value_without_its_text() -> None:
+    """Issue 12: a Skybirds Play with a huge ``free`` would render 2**62 stars; an Oddball
+    Announce of skill 99 raises in str(). Local play checks them by value and says why from
+    the legal side."""
+    from referee.games.oddball_aeronauts.actions import Announce
+    from referee.games.skybirds.actions import Play
+
+    skybirds = MatchRunner(make("skybirds", 2, 1), strike_limit=10)
+    seat = skybirds.pending()[0].seat
+    legal = skybirds.legal_actions(seat)
+    template = next(a for a in legal if isinstance(a, Play))
+    fault = skybirds.submit(seat, template._replace(free=2 ** 62), 0.0)
+    assert fault is not None and fault.kind is FaultKind.ILLEGAL
+    assert "the Play answered is not one of the" in fault.reason and len(fault.reason) < 1000
+
+    oddball = MatchRunner(make("oddball-aeronauts", 2, 1), strike_limit=10)
+    while not any(isinstance(a, Announce) for r in oddball.pending() for a in r.legal_actions):
+        request = oddball.pending()[0]
+        oddball.submit(request.seat, 0, 0.0)
+    request = next(r for r in oddball.pending() if any(isinstance(a, Announce) for a in r.legal_actions))
+    fault = oddball.submit(request.seat, Announce(skill=99), 0.0)
+    assert fault is not None and fault.kind is FaultKind.ILLEGAL and "Announce" in fault.reason
+
+
+def test_any_exception_while_resolving_an_answer_is_an_unparseable_strike() -> None:
+    class Raising(str):
+        def strip(self, *args: Any) -> str:  # type: ignore[override]
+            raise RuntimeError("boom")
+
+    runner = MatchRunner(make("sky-team", 2, 1), strike_limit=10)
+    request = runner.pending()[0]
+    fault = runner.submit(request.seat, Raising("x"), 0.0)
+    assert fault is not None and fault.kind is FaultKind.UNPARSEABLE and "RuntimeError" in fault.reason
+    assert runner.pending()  # the match went on with the fallback
+
+
+def test_a_megabyte_notation_is_echoed_capped() -> None:
+    runner = MatchRunner(make("sky-team", 2, 1), strike_limit=10)
+    request = runner.pending()[0]
+    fault = runner.submit(request.seat, "x" * 1_000_000, 0.0)
+    assert fault is not None and len(fault.reason) < 1100 and "[cut: " in fault.reason

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import os
+import queue
+import re
+import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -42,7 +46,7 @@ class Referee:
         self.thread.start()
 
         async def make() -> RefereeServer:
-            return RefereeServer(SERVICE_TOKEN, limits or Limits(join_timeout_s=20.0))
+            return RefereeServer(SERVICE_TOKEN, limits or Limits(join_timeout_s=60.0))
 
         self.server = self.call(make())
         self.port = self.call(self.server.start("127.0.0.1:0"))
@@ -91,6 +95,105 @@ class Referee:
         self.call(self.server.stop(grace_s=1.0))
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
+
+
+# ----- a bare client for protocol tests --------------------------------------------------
+
+
+class RawSeat:
+    """One Play stream driven by hand (no SDK): send frames, read frames with a timeout."""
+
+    def __init__(self, referee: Any, token: str | None, first: pb.BotMessage | None = None) -> None:
+        self.channel = grpc.insecure_channel(referee.address)
+        self.outgoing: queue.Queue[pb.BotMessage | None] = queue.Queue()
+        self.incoming: queue.Queue[Any] = queue.Queue()
+        if first is not None:
+            self.outgoing.put(first)
+        elif token is not None:
+            self.outgoing.put(pb.BotMessage(join=pb.Join(token=token, client="raw-test")))
+        self.call = pb_grpc.RefereeStub(self.channel).Play(self._requests())
+        self.thread = threading.Thread(target=self._pump, daemon=True)
+        self.thread.start()
+
+    def _requests(self) -> Iterator[pb.BotMessage]:
+        while True:
+            message = self.outgoing.get()
+            if message is None:
+                return
+            yield message
+
+    def _pump(self) -> None:
+        try:
+            for message in self.call:
+                self.incoming.put(message)
+            self.incoming.put(("closed", grpc.StatusCode.OK, ""))
+        except grpc.RpcError as exc:
+            self.incoming.put(("closed", exc.code(), exc.details()))
+
+    def send(self, message: pb.BotMessage) -> None:
+        self.outgoing.put(message)
+
+    def answer(self, turn: int, **choice: Any) -> None:
+        self.send(pb.BotMessage(answer=pb.Answer(turn=turn, **choice)))
+
+    def next(self, timeout: float = 10.0) -> Any:
+        return self.incoming.get(timeout=timeout)
+
+    def next_kind(self, kind: str, timeout: float = 10.0) -> Any:
+        """Skip messages (e.g. event-only ones) until one of ``kind``; returns it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.next(max(0.01, deadline - time.monotonic()))
+            if isinstance(message, tuple):
+                raise AssertionError(f"stream closed with {message[1]}: {message[2]} while waiting for {kind}")
+            if message.WhichOneof("kind") == kind:
+                return message
+
+    def closed(self, timeout: float = 10.0) -> tuple[grpc.StatusCode, str]:
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.next(max(0.01, deadline - time.monotonic()))
+            if isinstance(message, tuple):
+                return message[1], message[2]
+
+    def close(self) -> None:
+        self.outgoing.put(None)
+        self.call.cancel()
+        self.channel.close()
+
+
+SKYARENA = [sys.executable, "-m", "skyarena.cli_remote"]
+
+
+class ServeProcess:
+    """``skyarena referee serve`` as a process (the toy game registered), on free ports."""
+
+    def __init__(self, *extra: str, env: dict[str, str] | None = None) -> None:
+        env = {**os.environ, "SKYARENA_SERVICE_TOKEN": SERVICE_TOKEN,
+               "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]), **(env or {})}
+        self.proc = subprocess.Popen(
+            [*SKYARENA, "referee", "serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
+             "--register-game", "tests.toy_game:SPEC", *extra],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        lines = [self.proc.stdout.readline() for _ in range(2)]
+        found = {m.group(1): m.group(2) for line in lines
+                 if (m := re.search(r"(referee listening|metrics) on (?:http://)?([\d.]+:\d+)", line))}
+        assert set(found) == {"referee listening", "metrics"}, lines
+        self.address = found["referee listening"]
+        self.signalled = False
+        self.metrics = found["metrics"]
+
+    def terminate(self) -> None:
+        """SIGTERM once (a second one would cut the grace period short)."""
+        if not self.signalled and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        self.signalled = True
+
+    def stop(self) -> tuple[int, str]:
+        self.terminate()
+        _, err = self.proc.communicate(timeout=30)
+        return self.proc.returncode, err
 
 
 @pytest.fixture(scope="module")
@@ -142,3 +245,21 @@ def replay_moves(status: pb.MatchStatus) -> list[dict[str, str]]:
     import json
 
     return [r["actions"] for r in map(json.loads, status.replay_jsonl.splitlines()) if r["type"] == "move"]
+
+
+def play_locally(game: str, bots: list[Any], seed: int, status: pb.MatchStatus,
+                 options: dict[str, Any] | None = None) -> Any:
+    """The same match played locally: the same seed, and each bot seeded as the referee
+    seeded it (``SeatStatus.bot_seed``: a keyed hash the bots cannot recompute)."""
+    import dataclasses
+
+    from skyarena.local import play_match
+
+    for bot, seat in zip(bots, status.seats):
+        start = bot.start
+
+        def seeded(info: Any, _start: Any = start, _seed: int = seat.bot_seed) -> None:
+            _start(dataclasses.replace(info, bot_seed=_seed))
+
+        bot.start = seeded
+    return play_match(game, bots, seed=seed, options=options)

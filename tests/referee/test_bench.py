@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_referee_bench_runs_and_reports_every_figure() -> None:
     out = subprocess.run([sys.executable, str(ROOT / "bench" / "referee.py"), "--decisions", "200", "--repeats", "1",
-                          "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+                          "--scale-decisions", "50", "--scale-levels", "1,4", "--json"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
     figures = json.loads(out.stdout)
     for key in ("decisions_per_s", "raw_pingpong_per_s", "ratio", "p50_ms", "p99_ms", "concurrent8_decisions_per_s",
@@ -22,3 +23,8 @@ def test_referee_bench_runs_and_reports_every_figure() -> None:
     assert figures["p50_ms"] <= figures["p99_ms"]
     assert figures["request_bytes"] > figures["answer_bytes"] > 0
     assert isinstance(figures["targets_met"], bool)
+    curve = figures["scale"]["curve"]
+    assert [p["matches"] for p in curve] == [1, 4]
+    for point in curve:
+        assert point["decisions_per_s"] > 0 and point["referee_cpu_us_per_decision"] > 0
+        assert point["p50_ms"] <= point["p99_ms"]

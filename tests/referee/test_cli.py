@@ -7,7 +7,6 @@ import asyncio
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import threading
@@ -20,48 +19,30 @@ import grpc
 import pytest
 
 from skyarena.bot import RandomBot
-from skyarena.local import play_match
 from skyarena.remote.relay import relay
 from skyarena.v1 import referee_pb2 as pb
 from skyarena.v1 import referee_pb2_grpc as pb_grpc
 
-from .conftest import AUTH, BOTS, ROOT, SERVICE_TOKEN, TOY, Referee, bot_env, finish, replay_moves, spawn_bot
-
-SKYARENA = [sys.executable, "-m", "skyarena.cli_remote"]
-
-
-class ServeProcess:
-    def __init__(self, *extra: str) -> None:
-        env = dict(os.environ, SKYARENA_SERVICE_TOKEN=SERVICE_TOKEN,
-                   PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-        self.proc = subprocess.Popen(
-            [*SKYARENA, "referee", "serve", "--listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0",
-             "--register-game", "tests.toy_game:SPEC", *extra],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        assert self.proc.stdout is not None
-        lines = [self.proc.stdout.readline() for _ in range(2)]
-        found = {m.group(1): m.group(2) for line in lines
-                 if (m := re.search(r"(referee listening|metrics) on (?:http://)?([\d.]+:\d+)", line))}
-        assert set(found) == {"referee listening", "metrics"}, lines
-        self.address = found["referee listening"]
-        self.signalled = False
-        self.metrics = found["metrics"]
-
-    def terminate(self) -> None:
-        """SIGTERM once (a second one would cut the grace period short)."""
-        if not self.signalled and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        self.signalled = True
-
-    def stop(self) -> tuple[int, str]:
-        self.terminate()
-        _, err = self.proc.communicate(timeout=30)
-        return self.proc.returncode, err
+from .conftest import (
+    AUTH,
+    BOTS,
+    ROOT,
+    SERVICE_TOKEN,
+    SKYARENA,
+    TOY,
+    Referee,
+    ServeProcess,
+    bot_env,
+    finish,
+    play_locally,
+    replay_moves,
+    spawn_bot,
+)
 
 
 @pytest.fixture
 def served() -> Iterator[ServeProcess]:
-    server = ServeProcess("--shutdown-grace", "3")
+    server = ServeProcess("--shutdown-grace", "6")
     try:
         yield server
     finally:
@@ -117,7 +98,10 @@ def test_graceful_shutdown_lets_matches_finish_or_fail_cleanly(served: ServeProc
         silent = stub.Play(join_then_wait())
         first = next(silent)
         assert first.WhichOneof("kind") == "welcome"
-        time.sleep(1.5)         # both matches are running
+        for match in (quick, stuck):  # both matches are running (bots start slowly on a busy machine)
+            while stub.GetMatch(pb.GetMatchRequest(match_id=match.match_id), metadata=AUTH,
+                                timeout=10).state != pb.MATCH_STATE_RUNNING:
+                time.sleep(0.05)
         served.terminate()
         rest = list(silent)
         hold.set()
@@ -126,7 +110,7 @@ def test_graceful_shutdown_lets_matches_finish_or_fail_cleanly(served: ServeProc
     code, err = served.stop()
     assert code == 0, err
     results = finish(procs)
-    assert [c for c, _ in results] == [0, 0, 2]
+    assert [c for c, _ in results] == [0, 0, 2], results
     assert "shut down" in results[2][1]
     finished = [json.loads(line) for line in err.splitlines() if '"match_finished"' in line]
     assert [e["match_id"] for e in finished] == [quick.match_id]
@@ -154,7 +138,7 @@ def test_stdio_transport_plays_through_a_relay(referee: Referee) -> None:
     assert finish([other])[0][0] == 0
     status = referee.status(response.match_id, replay=True)
     assert status.state == pb.MATCH_STATE_FINISHED and not status.end.faults
-    local = play_match(TOY, [RandomBot(), RandomBot()], seed=31, options={"rounds": 6})
+    local = play_locally(TOY, [RandomBot(), RandomBot()], 31, status, options={"rounds": 6})
     assert replay_moves(status) == [r["actions"] for r in local.replay if r["type"] == "move"]
 
 
@@ -164,3 +148,82 @@ def test_skyarena_run_explains_a_bad_token(referee: Referee, tmp_path: Path) -> 
     assert done.returncode == 2
     assert "UNAUTHENTICATED" in done.stderr and "seat token" in done.stderr
     assert AUTH  # the service token is never needed to play
+
+
+# ----- the operator's and the bot author's mistakes, each a one-line message ----------------
+
+def _serve(*args: str, env: dict[str, str] | None = None, prelude: str = "") -> subprocess.CompletedProcess[str]:
+    """``skyarena referee serve ARGS`` that must fail at once (a hang is a failure)."""
+    code = f"{prelude}import sys; from skyarena.cli_remote import main; sys.exit(main(sys.argv[1:]))"
+    full_env = {**os.environ, "SKYARENA_SERVICE_TOKEN": SERVICE_TOKEN, **(env or {})}
+    return subprocess.run([sys.executable, "-c", code, "referee", "serve", *args], cwd=ROOT, env=full_env,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize(("args", "env", "message"), [
+    (["--listen", "127.0.0.1"], {}, "--listen needs HOST:PORT, e.g. 127.0.0.1:50051"),
+    (["--listen", ":99999"], {}, "has no host"),
+    (["--listen", "127.0.0.1:99999"], {}, "the port must be a number from 0 to 65535, got '99999'"),
+    (["--listen", "127.0.0.1:-1"], {}, "the port must be a number from 0 to 65535, got '-1'"),
+    (["--listen", "127.0.0.1:0", "--max-send-bytes", "4"], {}, "--max-send-bytes must be from 262144"),
+    (["--listen", "127.0.0.1:0"], {"SKYARENA_MAX_SEND_BYTES": "4"}, "SKYARENA_MAX_SEND_BYTES must be from 262144"),
+    (["--listen", "127.0.0.1:0"], {"SKYARENA_RETAIN_S": "inf"}, "SKYARENA_RETAIN_S must be a finite number"),
+    (["--listen", "127.0.0.1:0", "--max-move", "inf"], {}, "--max-move must be a finite number"),
+    (["--listen", "127.0.0.1:0"], {"SKYARENA_SERVICE_TOKEN": "short"}, "must be at least 16 characters"),
+])
+def test_serve_refuses_bad_configuration_in_one_line(args: list[str], env: dict[str, str], message: str) -> None:
+    done = _serve(*args, env=env)
+    assert done.returncode == 2, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and message in lines[0], done.stderr
+
+
+def test_serve_names_a_port_in_use_and_a_missing_server_extra() -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = _serve("--listen", f"127.0.0.1:{port}")
+    assert done.returncode == 2 and "the port is in use" in done.stderr and "Traceback" not in done.stderr
+    done = _serve("--listen", "127.0.0.1:0", prelude="import sys; sys.modules['grpc_health'] = None; ")
+    assert done.returncode == 2 and "pip install 'skyarena[server]'" in done.stderr and "grpc_health" in done.stderr
+
+
+def test_a_service_token_read_with_its_newline_still_works() -> None:
+    env = {"SKYARENA_SERVICE_TOKEN": SERVICE_TOKEN + "\n"}  # as a file read into the variable gives it
+    served = ServeProcess("--shutdown-grace", "1", env=env)
+    try:
+        with grpc.insecure_channel(served.address) as channel:
+            response = pb_grpc.RefereeStub(channel).StartMatch(
+                pb.StartMatchRequest(game=TOY, players=2, seats=[pb.SeatSpec()] * 2), metadata=AUTH, timeout=10)
+        assert response.match_id
+    finally:
+        served.stop()
+
+
+def test_skyarena_run_against_a_wrong_address_fails_at_once() -> None:
+    done = subprocess.run([*SKYARENA, "run", "random", "--referee", "127.0.0.1:1", "--token", "x" * 40], cwd=ROOT,
+                          env=bot_env("", ""), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "no referee answers at 127.0.0.1:1" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_bot_whose_referee_died_gives_up_after_its_rejoin_window() -> None:
+    served = ServeProcess("--shutdown-grace", "1")
+    with grpc.insecure_channel(served.address) as channel:
+        response = pb_grpc.RefereeStub(channel).StartMatch(
+            pb.StartMatchRequest(game=TOY, players=2, seats=[pb.SeatSpec()] * 2, join_timeout_s=120), metadata=AUTH,
+            timeout=10)
+    bot = spawn_bot("random", response.seats[0].token, served.address, SKYARENA_REJOIN_WINDOW_S="2")
+    with grpc.insecure_channel(served.address) as channel:
+        stub = pb_grpc.RefereeStub(channel)
+        while not stub.GetMatch(pb.GetMatchRequest(match_id=response.match_id), metadata=AUTH,
+                                timeout=10).seats[0].connected:
+            time.sleep(0.1)  # until the bot has joined (it then waits for the other seat)
+    served.proc.kill()
+    served.proc.wait()
+    (code, err), = finish([bot], timeout=60)
+    assert code == 2, err
+    assert "is gone" in err and "rejoin window" in err

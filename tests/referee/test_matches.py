@@ -4,104 +4,25 @@ error paths with a bare gRPC client."""
 from __future__ import annotations
 
 import json
-import queue
 import threading
 import time
-from collections.abc import Iterator
-from typing import Any
 
 import grpc
 import pytest
 
 from referee.games import GAMES, make
 from skyarena.games import house_bots
-from skyarena.local import play_match
 from skyarena.v1 import game_pb2
 from skyarena.v1 import referee_pb2 as pb
 from skyarena.v1 import referee_pb2_grpc as pb_grpc
 
-from .conftest import AUTH, TOY, Referee, finish, replay_moves, spawn_bot
-
-# ----- a bare client for protocol tests --------------------------------------------------
-
-
-class RawSeat:
-    """One Play stream driven by hand (no SDK): send frames, read frames with a timeout."""
-
-    def __init__(self, referee: Referee, token: str | None, first: pb.BotMessage | None = None) -> None:
-        self.channel = grpc.insecure_channel(referee.address)
-        self.outgoing: queue.Queue[pb.BotMessage | None] = queue.Queue()
-        self.incoming: queue.Queue[Any] = queue.Queue()
-        if first is not None:
-            self.outgoing.put(first)
-        elif token is not None:
-            self.outgoing.put(pb.BotMessage(join=pb.Join(token=token, client="raw-test")))
-        self.call = pb_grpc.RefereeStub(self.channel).Play(self._requests())
-        self.thread = threading.Thread(target=self._pump, daemon=True)
-        self.thread.start()
-
-    def _requests(self) -> Iterator[pb.BotMessage]:
-        while True:
-            message = self.outgoing.get()
-            if message is None:
-                return
-            yield message
-
-    def _pump(self) -> None:
-        try:
-            for message in self.call:
-                self.incoming.put(message)
-            self.incoming.put(("closed", grpc.StatusCode.OK, ""))
-        except grpc.RpcError as exc:
-            self.incoming.put(("closed", exc.code(), exc.details()))
-
-    def send(self, message: pb.BotMessage) -> None:
-        self.outgoing.put(message)
-
-    def answer(self, turn: int, **choice: Any) -> None:
-        self.send(pb.BotMessage(answer=pb.Answer(turn=turn, **choice)))
-
-    def next(self, timeout: float = 10.0) -> Any:
-        return self.incoming.get(timeout=timeout)
-
-    def next_kind(self, kind: str, timeout: float = 10.0) -> Any:
-        """Skip messages (e.g. event-only ones) until one of ``kind``; returns it."""
-        deadline = time.monotonic() + timeout
-        while True:
-            message = self.next(max(0.01, deadline - time.monotonic()))
-            if isinstance(message, tuple):
-                raise AssertionError(f"stream closed with {message[1]}: {message[2]} while waiting for {kind}")
-            if message.WhichOneof("kind") == kind:
-                return message
-
-    def closed(self, timeout: float = 10.0) -> tuple[grpc.StatusCode, str]:
-        deadline = time.monotonic() + timeout
-        while True:
-            message = self.next(max(0.01, deadline - time.monotonic()))
-            if isinstance(message, tuple):
-                return message[1], message[2]
-
-    def close(self) -> None:
-        self.outgoing.put(None)
-        self.call.cancel()
-        self.channel.close()
-
+from .attackers import min_players
+from .conftest import AUTH, TOY, RawSeat, Referee, finish, play_locally, replay_moves, spawn_bot
 
 # ----- whole matches with real bot processes ---------------------------------------------
 
 def _registered_games() -> list[str]:
     return sorted(name for name in GAMES if name != TOY)
-
-
-def _min_players(game: str) -> int:
-    spec = GAMES[game]
-    for n in spec.player_counts():
-        try:
-            spec.validate(n, {})
-            return n
-        except Exception:
-            continue
-    raise AssertionError(game)
 
 
 def test_full_matches_of_every_game_match_local_play(referee: Referee) -> None:
@@ -111,7 +32,7 @@ def test_full_matches_of_every_game_match_local_play(referee: Referee) -> None:
     started = []
     processes = []
     for game in games:
-        players = _min_players(game)
+        players = min_players(game)
         bots = ["heuristic" if seat % 2 == 0 and "heuristic" in house_bots(game) else "random"
                 for seat in range(players)]
         response = referee.start(game, players, seed=11, move_s=10, bank_s=10, first_move_s=30)
@@ -122,7 +43,7 @@ def test_full_matches_of_every_game_match_local_play(referee: Referee) -> None:
         status = referee.wait_end(match_id, timeout=110)
         assert status.state == pb.MATCH_STATE_FINISHED, (game, status.end.reason)
         assert not status.end.faults, (game, status.end.faults)
-        local = play_match(game, [house_bots(game)[b]() for b in bots], seed=11)
+        local = play_locally(game, [house_bots(game)[b]() for b in bots], 11, status)
         local_moves = [r["actions"] for r in local.replay if r["type"] == "move"]
         assert replay_moves(status) == local_moves, game
         assert list(status.end.result.ranks) == list(local.result.ranks), game
@@ -385,7 +306,7 @@ def test_spectator_sees_only_public_information(referee: Referee, game: str) -> 
         hidden = [g for g in ("skyjo-action", "oddball-aeronauts", "sky-team", "skybirds", "fly-away") if g in GAMES]
         if not hidden:
             pytest.skip("no game with hidden information is registered yet")
-        name, players, options = hidden[0], _min_players(hidden[0]), {}
+        name, players, options = hidden[0], min_players(hidden[0]), {}
     response = referee.start(name, players, seed=14, options=options, strikes=50)
     live: list[pb.WatchEvent] = []
     watcher = _watch(referee, response.match_id, False, live)

@@ -9,10 +9,9 @@ import time
 from pathlib import Path
 
 from skyarena.bot import RandomBot
-from skyarena.local import play_match
 from skyarena.v1 import referee_pb2 as pb
 
-from .conftest import ROOT, TOY, Referee, bot_env, replay_moves
+from .conftest import ROOT, TOY, Referee, bot_env, play_locally, replay_moves
 
 MATCHES = 200
 
@@ -54,6 +53,6 @@ def test_two_hundred_concurrent_matches_finish_correctly(referee: Referee, tmp_p
     for i, response in enumerate(started):
         status = referee.status(response.match_id, replay=True)
         assert status.state == pb.MATCH_STATE_FINISHED and not status.end.faults
-        local = play_match(TOY, [RandomBot(), RandomBot()], seed=1000 + i, options={"rounds": 12})
+        local = play_locally(TOY, [RandomBot(), RandomBot()], 1000 + i, status, options={"rounds": 12})
         assert replay_moves(status) == [r["actions"] for r in local.replay if r["type"] == "move"]
         assert list(status.end.result.ranks) == list(local.result.ranks)

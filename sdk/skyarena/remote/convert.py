@@ -701,6 +701,7 @@ class _PerGameCache:
 
 
 _ACTION_BYTES = _PerGameCache()
+_TYPED_BYTES = _PerGameCache()
 _ACTIONS_READ = _PerGameCache()
 
 
@@ -716,6 +717,23 @@ def action_bytes(game: str, action: Any, wire: GameWire | None) -> bytes:
     if data is None:
         data = game_pb2.Action(**action_kwargs(game, action, wire)).SerializeToString()
         _ACTION_BYTES.put(store, action, data)
+    return data
+
+
+def typed_action_bytes(game: str, action: Any, wire: GameWire) -> bytes:
+    """The deterministic serialization of an engine action's typed message (the game's
+    member of ``Action.game``), kept per game: the referee compares a bot's typed answer
+    with these, by value, instead of building an engine object from the bot's numbers."""
+    store: dict[Any, Any] | None = _TYPED_BYTES.store(game)
+    try:
+        data: bytes | None = store.get(action) if store is not None else None
+    except TypeError:  # unhashable: convert every time
+        data = store = None
+    if data is None:
+        message = game_pb2.Action.FromString(action_bytes(game, action, wire))
+        data = getattr(message, wire.field).SerializeToString(deterministic=True)
+        if store is not None:
+            _TYPED_BYTES.put(store, action, data)
     return data
 
 

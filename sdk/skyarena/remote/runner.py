@@ -38,6 +38,13 @@ CLIENT = "skyarena-python/0.1.0"
 # observations that are at most a few hundred kilobytes.
 MAX_SEND_BYTES = 1 << 20
 MAX_RECEIVE_BYTES = 4 << 20
+# How long the first connection may take before the bot gives up: a wrong address fails
+# in seconds, not after gRPC's own minutes of retrying.
+CONNECT_TIMEOUT_S = 5.0
+# How long a seat whose stream broke keeps trying to rejoin (at least; longer when its
+# pending decision's deadline is further off). Past it the referee has charged the seat or
+# is gone: the bot stops with a message instead of waiting forever.
+REJOIN_WINDOW_S = 15.0
 # Status codes after which rejoining with the same token can help.
 RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.ALREADY_EXISTS, grpc.StatusCode.INTERNAL,
              grpc.StatusCode.UNKNOWN)
@@ -205,6 +212,13 @@ def encode_answer(game: str, choice: Any, legal: list[Any], answer: pb.Answer) -
         answer.action.notation = str(choice)
 
 
+def unreachable(address: str, waited_s: float) -> str:
+    """What a client says when no referee answers at ``address`` (``skyarena run`` and
+    ``skyarena match`` alike)."""
+    return (f"no referee answers at {address} (waited {waited_s:g} s): check the address (--referee HOST:PORT or "
+            "SKYARENA_REFEREE) and that `skyarena referee serve` runs there.")
+
+
 def _code_name(code: int) -> str:
     for status in grpc.StatusCode:
         if status.value[0] == code:
@@ -215,16 +229,24 @@ def _code_name(code: int) -> str:
 # ----- gRPC ------------------------------------------------------------------------------
 
 async def play_grpc(session: SeatSession, address: str, token: str, client: str = CLIENT,
-                    reconnects: int = 5) -> RemoteResult:
-    """Join with the seat token and play until the match ends; rejoin after a dropped stream."""
+                    reconnects: int = 5, connect_timeout_s: float = CONNECT_TIMEOUT_S,
+                    rejoin_window_s: float = REJOIN_WINDOW_S) -> RemoteResult:
+    """Join with the seat token and play until the match ends; rejoin after a dropped stream
+    (at most ``reconnects`` times in a row, within the rejoin window)."""
     options = [("grpc.max_send_message_length", MAX_SEND_BYTES),
                ("grpc.max_receive_message_length", MAX_RECEIVE_BYTES),
                ("grpc.keepalive_time_ms", 30_000), ("grpc.keepalive_timeout_ms", 10_000)]
+    loop = asyncio.get_running_loop()
     failures = 0
     async with aio.insecure_channel(address, options=options) as channel:
+        try:
+            await asyncio.wait_for(channel.channel_ready(), connect_timeout_s)
+        except TimeoutError:
+            raise RemoteError(unreachable(address, connect_timeout_s)) from None
         stub = pb_grpc.RefereeStub(channel)
+        deadline_at = 0.0  # when the referee stops waiting for this seat's pending decision
         while True:
-            call = stub.Play(wait_for_ready=True)
+            call = stub.Play()
             try:
                 await call.write(pb.BotMessage(join=pb.Join(token=token, client=client)))
                 while True:
@@ -233,6 +255,8 @@ async def play_grpc(session: SeatSession, address: str, token: str, client: str 
                         break
                     assert isinstance(message, pb.RefereeMessage)
                     failures = 0
+                    if message.WhichOneof("kind") == "turn":
+                        deadline_at = loop.time() + message.turn.deadline_s
                     reply = session.handle(message)
                     if reply is not None:
                         await call.write(reply)
@@ -251,8 +275,16 @@ async def play_grpc(session: SeatSession, address: str, token: str, client: str 
                 if code not in RETRYABLE or failures >= reconnects:
                     raise RemoteError(exc.details() or str(exc), code) from None
                 failures += 1
-                session.say(f"stream lost ({code.name}: {exc.details()}); rejoining ({failures}/{reconnects})")
+                window = max(rejoin_window_s, deadline_at - loop.time())
+                session.say(f"stream lost ({code.name}: {exc.details()}); rejoining ({failures}/{reconnects}, for "
+                            f"up to {window:.0f} s)")
                 await asyncio.sleep(min(0.1 * 2 ** failures, 2.0))
+                try:
+                    await asyncio.wait_for(channel.channel_ready(), window)
+                except TimeoutError:
+                    raise RemoteError(f"the referee at {address} is gone: the stream broke ({code.name}) and no "
+                                      f"referee answered for {window:.0f} s (the rejoin window); this seat's match "
+                                      "is lost here, the referee plays its fallback if it comes back.") from None
             finally:
                 call.cancel()
 
@@ -320,8 +352,9 @@ def run_bot(bot: Bot | BotFactory, referee: str | None = None, token: str | None
     """Play one seat. ``bot`` is a Bot, or a function of the game name that makes one (the
     game is known only once the referee has welcomed the seat).
 
-    Defaults come from the environment: ``SKYARENA_REFEREE``, ``SKYARENA_SEAT_TOKEN`` and
-    ``SKYARENA_TRANSPORT=stdio``.
+    Defaults come from the environment: ``SKYARENA_REFEREE``, ``SKYARENA_SEAT_TOKEN``,
+    ``SKYARENA_TRANSPORT=stdio`` and ``SKYARENA_REJOIN_WINDOW_S`` (how long to try rejoining a
+    referee that went away, default REJOIN_WINDOW_S).
     """
     factory: BotFactory = (lambda game: bot) if isinstance(bot, Bot) else bot
     session = SeatSession(factory)
@@ -335,4 +368,9 @@ def run_bot(bot: Bot | BotFactory, referee: str | None = None, token: str | None
                           "SKYARENA_REFEREE")
     if not token:
         raise RemoteError("no seat token: pass token=... (skyarena run --token) or set SKYARENA_SEAT_TOKEN")
-    return asyncio.run(play_grpc(session, referee, token, client, reconnects))
+    window_text = os.environ.get("SKYARENA_REJOIN_WINDOW_S", "")
+    try:
+        window = float(window_text) if window_text.strip() else REJOIN_WINDOW_S
+    except ValueError:
+        raise RemoteError(f"SKYARENA_REJOIN_WINDOW_S={window_text!r} is not a number of seconds") from None
+    return asyncio.run(play_grpc(session, referee, token, client, reconnects, rejoin_window_s=window))

@@ -425,7 +425,9 @@ class Welcome(_message.Message):
     options_json: _builtins.str
     """The game options in force as a JSON object, except "setup" (it would reveal the deal)."""
     bot_seed: _builtins.int
-    """Seeds the bot's own randomness (Bot.random); it reveals nothing about the match seed."""
+    """Seeds the bot's own randomness (Bot.random): a keyed hash (HMAC) of the match and the
+    seat, so it reveals nothing about the match seed nor about another seat's seed.
+    """
     strike_limit: _builtins.int
     resumed: _builtins.bool
     """True when this join resumes a seat that had been connected before."""
@@ -872,18 +874,22 @@ class GetMatchRequest(_message.Message):
 
     MATCH_ID_FIELD_NUMBER: _builtins.int
     INCLUDE_REPLAY_FIELD_NUMBER: _builtins.int
+    REPLAY_OFFSET_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     include_replay: _builtins.bool
     """Include the replay (JSON lines). It reveals all hidden information of the match."""
+    replay_offset: _builtins.int
+    """Where the page of replay starts: 0, or the replay_next_offset of the previous page."""
     def __init__(
         self,
         *,
         match_id: _builtins.str = ...,
         include_replay: _builtins.bool = ...,
+        replay_offset: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["include_replay", b"include_replay", "match_id", b"match_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["include_replay", b"include_replay", "match_id", b"match_id", "replay_offset", b"replay_offset"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -923,6 +929,7 @@ class SeatStatus(_message.Message):
     STRIKES_FIELD_NUMBER: _builtins.int
     FORFEITED_FIELD_NUMBER: _builtins.int
     TIME_USED_S_FIELD_NUMBER: _builtins.int
+    BOT_SEED_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     name: _builtins.str
     joined: _builtins.bool
@@ -933,6 +940,8 @@ class SeatStatus(_message.Message):
     forfeited: _builtins.bool
     time_used_s: _builtins.float
     """Seconds of thinking time used so far."""
+    bot_seed: _builtins.int
+    """The seed the seat's bot was given (Welcome.bot_seed), to re-run the bot exactly."""
     def __init__(
         self,
         *,
@@ -943,10 +952,11 @@ class SeatStatus(_message.Message):
         strikes: _builtins.int = ...,
         forfeited: _builtins.bool = ...,
         time_used_s: _builtins.float = ...,
+        bot_seed: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["connected", b"connected", "forfeited", b"forfeited", "joined", b"joined", "name", b"name", "seat", b"seat", "strikes", b"strikes", "time_used_s", b"time_used_s"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot_seed", b"bot_seed", "connected", b"connected", "forfeited", b"forfeited", "joined", b"joined", "name", b"name", "seat", b"seat", "strikes", b"strikes", "time_used_s", b"time_used_s"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -967,6 +977,7 @@ class MatchStatus(_message.Message):
     END_FIELD_NUMBER: _builtins.int
     REPLAY_JSONL_FIELD_NUMBER: _builtins.int
     TIME_CONTROL_FIELD_NUMBER: _builtins.int
+    REPLAY_NEXT_OFFSET_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     game: _builtins.str
     players: _builtins.int
@@ -978,7 +989,12 @@ class MatchStatus(_message.Message):
     """Decisions played so far."""
     replay_jsonl: _builtins.str
     """The replay as JSON lines when asked and the match is over; includes a final "match"
-    record with faults and forfeits.
+    record with faults and forfeits. One page of whole lines (at most the referee's
+    replay page size) from GetMatchRequest.replay_offset.
+    """
+    replay_next_offset: _builtins.int
+    """Where the next page of the replay starts (pass it as replay_offset); 0 when this page
+    is the last one.
     """
     @_builtins.property
     def seats(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatStatus]: ...
@@ -1002,10 +1018,11 @@ class MatchStatus(_message.Message):
         end: Global___MatchEnd | None = ...,
         replay_jsonl: _builtins.str = ...,
         time_control: Global___TimeControl | None = ...,
+        replay_next_offset: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["end", b"end", "time_control", b"time_control"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decisions", b"decisions", "end", b"end", "game", b"game", "match_id", b"match_id", "options_json", b"options_json", "players", b"players", "replay_jsonl", b"replay_jsonl", "seats", b"seats", "seed", b"seed", "state", b"state", "time_control", b"time_control"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decisions", b"decisions", "end", b"end", "game", b"game", "match_id", b"match_id", "options_json", b"options_json", "players", b"players", "replay_jsonl", b"replay_jsonl", "replay_next_offset", b"replay_next_offset", "seats", b"seats", "seed", b"seed", "state", b"state", "time_control", b"time_control"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

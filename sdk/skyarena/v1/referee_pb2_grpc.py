@@ -79,7 +79,9 @@ class RefereeServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Watch(self, request, context):
-        """Follow a match as a spectator: public views and public events only.
+        """Follow a match as a spectator: public views and public events only. Anonymous calls
+        are rate-limited per address and get part of a match's spectator slots; the service
+        token or the referee's spectator token (metadata as above) lifts both limits.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -57,7 +57,10 @@ class RefereeStub:
     Play: _grpc.StreamStreamMultiCallable[_referee_pb2.BotMessage, _referee_pb2.RefereeMessage]
     """Play one seat: send Join first, then one Answer per TurnRequest."""
     Watch: _grpc.UnaryStreamMultiCallable[_referee_pb2.WatchRequest, _referee_pb2.WatchEvent]
-    """Follow a match as a spectator: public views and public events only."""
+    """Follow a match as a spectator: public views and public events only. Anonymous calls
+    are rate-limited per address and get part of a match's spectator slots; the service
+    token or the referee's spectator token (metadata as above) lifts both limits.
+    """
     GetMatch: _grpc.UnaryUnaryMultiCallable[_referee_pb2.GetMatchRequest, _referee_pb2.MatchStatus]
     """Status, result, faults and (on request) the replay of a match. Needs the service token."""
     CancelMatch: _grpc.UnaryUnaryMultiCallable[_referee_pb2.CancelMatchRequest, _referee_pb2.MatchStatus]
@@ -71,7 +74,10 @@ class RefereeAsyncStub(RefereeStub):
     Play: _aio.StreamStreamMultiCallable[_referee_pb2.BotMessage, _referee_pb2.RefereeMessage]  # type: ignore[assignment]
     """Play one seat: send Join first, then one Answer per TurnRequest."""
     Watch: _aio.UnaryStreamMultiCallable[_referee_pb2.WatchRequest, _referee_pb2.WatchEvent]  # type: ignore[assignment]
-    """Follow a match as a spectator: public views and public events only."""
+    """Follow a match as a spectator: public views and public events only. Anonymous calls
+    are rate-limited per address and get part of a match's spectator slots; the service
+    token or the referee's spectator token (metadata as above) lifts both limits.
+    """
     GetMatch: _aio.UnaryUnaryMultiCallable[_referee_pb2.GetMatchRequest, _referee_pb2.MatchStatus]  # type: ignore[assignment]
     """Status, result, faults and (on request) the replay of a match. Needs the service token."""
     CancelMatch: _aio.UnaryUnaryMultiCallable[_referee_pb2.CancelMatchRequest, _referee_pb2.MatchStatus]  # type: ignore[assignment]
@@ -100,7 +106,10 @@ class RefereeServicer(metaclass=_abc_1.ABCMeta):
         request: _referee_pb2.WatchRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_referee_pb2.WatchEvent], _abc.AsyncIterator[_referee_pb2.WatchEvent]]:
-        """Follow a match as a spectator: public views and public events only."""
+        """Follow a match as a spectator: public views and public events only. Anonymous calls
+        are rate-limited per address and get part of a match's spectator slots; the service
+        token or the referee's spectator token (metadata as above) lifts both limits.
+        """
 
     @_abc_1.abstractmethod
     def GetMatch(
