@@ -98,22 +98,23 @@ class Played:
         return [fault for fault in self.status.end.faults if fault.seat == seat]
 
 
-def play(referee: Referee, tmp_path: Path, source: str, limits: SandboxLimits = LIMITS, seed: int = 7) -> Played:
+def play(referee: Referee, tmp_path: Path, source: str) -> Played:
     """One match: the hostile ``source`` as hosted seat 0, the house heuristic as seat 1."""
     bot_dir = tmp_path / "bot"
     bot_dir.mkdir()
     (bot_dir / "bot.py").write_text(textwrap.dedent(source))
     start = referee.stub.StartMatch(pb.StartMatchRequest(
-        game=GAME, players=2, seed=seed, options_json="{}", time_control=TIME_CONTROL, strike_limit=STRIKES,
+        game=GAME, players=2, seed=7, options_json="{}", time_control=TIME_CONTROL, strike_limit=STRIKES,
         join_timeout_s=20.0, seats=[pb.SeatSpec(name="hostile"), pb.SeatSpec(name="house")]), metadata=AUTH, timeout=10)
     house = subprocess.Popen([sys.executable, "-m", "skyarena.remote", "heuristic", "--game", GAME,
                               "--referee", referee.address],
                              env={**os.environ, "SKYARENA_SEAT_TOKEN": start.seats[1].token},
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     seat_token = start.seats[0].token
-    outcome = asyncio.run(play_hosted_seat(bot_dir, "bot.py", referee.address, seat_token, limits))
+    outcome = asyncio.run(play_hosted_seat(bot_dir, "bot.py", referee.address, seat_token, LIMITS))
     _, house_err = house.communicate(timeout=60)
     status = referee.stub.GetMatch(pb.GetMatchRequest(match_id=start.match_id), metadata=AUTH, timeout=10)
+    assert referee.process.poll() is None, "the referee died"  # and it just answered GetMatch
     return Played(outcome, status, house.returncode, house_err.decode(errors="replace"), seat_token)
 
 

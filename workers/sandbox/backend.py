@@ -14,7 +14,6 @@ import subprocess
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 from . import bwrap, fallback
@@ -48,7 +47,8 @@ class Backend:
             prefix = bwrap.bwrap_argv(self.binary, runtime, stage.code, stage.scratch, env, self.as_root)
         else:
             prefix = fallback.unshare_argv(self.binary, self.as_root)
-        spec: dict[str, object] = {"rlimits": limits.rlimits(), "home": self.home(stage), "argv": list(bot_args)}
+        spec: dict[str, object] = {"rlimits": limits.rlimits(), "home": self.home(stage), "argv": list(bot_args),
+                                   "no_new_privs": self.name != "bwrap"}  # bwrap sets it itself
         if owner is not None:
             spec["uid"], spec["gid"] = owner
         return [*prefix, runtime.python, "-I", "-B", "-c", BOOTSTRAP, json.dumps(spec)]
@@ -63,7 +63,8 @@ class Backend:
 
     def describe(self, limits: SandboxLimits, owner: tuple[int, int] | None) -> str:
         """The ``confinement`` string a match record stores for this bot."""
-        who = f"uid {owner[0]}" if owner else ("uid of the worker" if self.fallback else "user namespace")
+        who = f"uid {owner[0]}" if owner else ("uid of the worker" if self.fallback else
+                                                    f"uid {bwrap.INNER_ID} in its own user namespace")
         lead = f"FALLBACK {self.summary}" if self.fallback else self.summary
         extra = "; no read-only view: the host's file system is visible" if self.fallback else \
             "; read-only code and runtime, private scratch"
@@ -123,15 +124,34 @@ def _unshare_backend(as_root: bool) -> Backend | str:
     path = fallback.find_unshare()
     if path is None:
         return "no unshare (util-linux)"
+    hidden = fallback.closed_to_others(current_runtime().read_only) if as_root else None
+    if hidden is not None:
+        return (f"the unshare fallback runs each bot as a uid of its own on the host's file system, and that uid "
+                f"cannot enter {hidden}, where the bots' Python lives: install Python where any user may read it, "
+                "or use bwrap")
     spaces = ",".join(fallback.NAMESPACES + (() if as_root else ("user",)))
     backend = Backend("unshare", path, f"unshare: {spaces}", True, as_root)
     failure = _probe(backend)
     return backend if failure is None else f"unshare cannot start a sandbox here: {failure}"
 
 
-@cache
+_selected: dict[str, Backend] = {}
+
+
+def selected_backend(wanted: str = "auto") -> Backend | None:
+    """The backend already chosen for ``wanted`` in this process, without probing."""
+    return _selected.get(wanted)
+
+
 def select_backend(wanted: str = "auto") -> Backend:
-    """The confinement to use (``wanted``: auto, bwrap or unshare); probed once per process."""
+    """The confinement to use (``wanted``: auto, bwrap or unshare); probed once per process
+    (a failure is not remembered: the next bot probes again, so a fixed host recovers)."""
+    if wanted not in _selected:
+        _selected[wanted] = _select(wanted)
+    return _selected[wanted]
+
+
+def _select(wanted: str) -> Backend:
     if wanted not in BACKENDS:
         raise ValueError(f"unknown sandbox backend {wanted!r}: use one of {', '.join(BACKENDS)}")
     as_root = os.geteuid() == 0
@@ -142,6 +162,7 @@ def select_backend(wanted: str = "auto") -> Backend:
             if isinstance(found, Backend):
                 return found
             reasons.append(found)
+    hint = (" To use bwrap, allow user namespaces (sysctl kernel.unprivileged_userns_clone=1, "
+            "user.max_user_namespaces>0) or run the worker as root in its container.") if wanted != "unshare" else ""
     raise SandboxUnavailable("no sandbox can start hosted bots on this host, so none will run: " + "; ".join(reasons)
-                             + ". Allow user namespaces (sysctl kernel.unprivileged_userns_clone=1, "
-                               "user.max_user_namespaces>0) or run the worker as root in its container.")
+                             + "." + hint)

@@ -14,7 +14,19 @@ import resource
 import sys
 
 
+def no_new_privileges() -> None:
+    """What bwrap does itself, for the fallback: no setuid or file-capability binary of the
+    host may give the bot back what it lost."""
+    import ctypes
+
+    pr_set_no_new_privs = 38
+    if ctypes.CDLL(None, use_errno=True).prctl(pr_set_no_new_privs, 1, 0, 0, 0) != 0:
+        raise SystemExit(f"sandbox bootstrap: prctl(PR_SET_NO_NEW_PRIVS) failed: errno {ctypes.get_errno()}")
+
+
 def confine(spec: dict) -> None:  # type: ignore[type-arg]
+    if spec.get("no_new_privs"):
+        no_new_privileges()
     for name, soft, hard in spec["rlimits"]:
         resource.setrlimit(getattr(resource, name), (soft, hard))
     uid = spec.get("uid")

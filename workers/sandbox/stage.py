@@ -10,10 +10,12 @@ copied as links and resolve inside the sandbox, where there is nothing to reach)
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import shutil
 import stat
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,9 +42,42 @@ class Stage:
     root: Path       # the bot's own directory: 0750, group = the bot's gid
     code: Path       # the copy of its code, bound read-only at /bot
     scratch: Path    # its writable cwd, HOME and TMPDIR, bound at /scratch
+    lock_fd: int     # an flock on ``root`` for as long as the stage is in use
 
     def remove(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
+        if self.lock_fd >= 0:
+            os.close(self.lock_fd)
+            self.lock_fd = -1
+
+
+def _lock(directory: Path) -> int | None:
+    """An exclusive flock on ``directory``, or None if a live stage holds it. The kernel drops
+    it when its holder dies, so a stage whose lock is free is one a killed worker left."""
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def sweep_abandoned(root: Path, min_age_s: float = 60.0) -> int:
+    """Remove the stages of bots whose worker died (SIGKILL leaves no time to clean up). A
+    stage younger than ``min_age_s`` is left alone: it may be one being made right now,
+    between its directory and its lock."""
+    removed = 0
+    for stage in root.glob("bot-*"):
+        with contextlib.suppress(OSError):
+            if time.time() - stage.stat().st_mtime < min_age_s:
+                continue
+            fd = _lock(stage)
+            if fd is not None:
+                shutil.rmtree(stage, ignore_errors=True)
+                os.close(fd)
+                removed += 1
+    return removed
 
 
 def make_stage(bot_dir: Path, owner: tuple[int, int] | None) -> Stage:
@@ -51,7 +86,11 @@ def make_stage(bot_dir: Path, owner: tuple[int, int] | None) -> Stage:
     its group only."""
     if not bot_dir.is_dir():
         raise StageError(f"the bot's code directory {bot_dir} does not exist; unpack the version's archive first")
-    root = Path(tempfile.mkdtemp(prefix="bot-", dir=sandbox_root()))
+    parent = sandbox_root()
+    sweep_abandoned(parent)
+    root = Path(tempfile.mkdtemp(prefix="bot-", dir=parent))
+    lock_fd = _lock(root)
+    assert lock_fd is not None  # a new directory: nobody else can hold it
     try:
         code, scratch = root / "code", root / "scratch"
         shutil.copytree(bot_dir, code, symlinks=True)
@@ -65,7 +104,8 @@ def make_stage(bot_dir: Path, owner: tuple[int, int] | None) -> Stage:
                 os.lchown(path, 0, gid)
             os.chown(scratch, uid, gid)
         os.chmod(root, 0o750)
-        return Stage(root, code, scratch)
+        return Stage(root, code, scratch, lock_fd)
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)
+        os.close(lock_fd)
         raise
