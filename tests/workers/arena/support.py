@@ -1,4 +1,4 @@
-"""A real Arena for the tests: the gRPC server on loopback over the test's own database.
+"""What the Arena tests share: the Arena under test, archives' parts, and the in-process CLI.
 
 The smoke match is dispatched to a thread that runs the plain ``smoke.run_smoke`` with a
 real MatchPlayer (a referee process, hosted bots in the sandbox), the very function the
@@ -7,6 +7,8 @@ real MatchPlayer (a referee process, hosted bots in the sandbox), the very funct
 
 from __future__ import annotations
 
+import io
+import tarfile
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -14,21 +16,16 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-import pytest
 from click.testing import CliRunner
 
 from skyarena.cli import main
 from skyarena.v1 import arena_pb2 as pb
 from skyarena.v1 import arena_pb2_grpc as pb_grpc
 from workers.arena.archive import ArchiveLimits
-from workers.arena.server import ArenaServer
 from workers.arena.smoke import SmokeResult, run_smoke
-from workers.play import MatchPlayer, PlaySettings
-from workers.referees import Referees
+from workers.play import MatchPlayer
 from workers.store import Database
 from workers.store.accounts import issue_token
-
-from .services import SERVICE_TOKEN, RefereeProcess
 
 # Small caps so the bomb and too-many-files archives stay small.
 TEST_LIMITS = ArchiveLimits(max_archive_bytes=256 * 1024, max_unpacked_bytes=1 << 20, max_files=50)
@@ -95,36 +92,22 @@ class ArenaUnderTest:
         return self.stub.SubmitVersion(chunks(), metadata=(("authorization", f"Bearer {token}"),), timeout=60)
 
 
-@pytest.fixture(scope="module")
-def referee(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RefereeProcess]:
-    ref = RefereeProcess(tmp_path_factory.mktemp("arena-referee"))
-    yield ref
-    ref.stop()
-
-
-@pytest.fixture
-def player(db: Database, referee: RefereeProcess) -> Iterator[MatchPlayer]:
-    p = MatchPlayer(db, Referees([referee.address], SERVICE_TOKEN), PlaySettings(owner="arena-test"))
-    yield p
-    p.close()
-
-
-@pytest.fixture
-def arena(db: Database, player: MatchPlayer) -> Iterator[ArenaUnderTest]:
-    smokes = Smokes(player)
-    server = ArenaServer(db, smokes.dispatch, TEST_LIMITS)
-    port = server.start("127.0.0.1:0")
-    channel = grpc.insecure_channel(f"127.0.0.1:{port}")
-    try:
-        yield ArenaUnderTest(f"127.0.0.1:{port}", db, smokes, channel)
-    finally:
-        smokes.wait()
-        channel.close()
-        server.stop(1.0)
-
-
 def cli(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> Any:
     """Run ``skyarena ARGS`` in-process with a private config directory; returns the click result."""
     runner = CliRunner()
     return runner.invoke(main, list(args), env={"SKYARENA_CONFIG_DIR": str(tmp_path / "config"), **(env or {})},
                          catch_exceptions=False)
+
+
+def tar_archive(entries: list[tarfile.TarInfo | tuple[str, bytes]], mode: str = "w:gz") -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode=mode) as archive:  # type: ignore[call-overload]
+        for entry in entries:
+            if isinstance(entry, tarfile.TarInfo):
+                archive.addfile(entry)
+                continue
+            name, data = entry
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
