@@ -85,6 +85,7 @@ PLATFORM_COMMANDS: dict[str, tuple[str, str]] = {
     "standings": ("skyarena.arena.standings", "Show a season's ladders on the Arena."),
     "matches": ("skyarena.arena.matches", "List a version's matches on the Arena."),
     "logs": ("skyarena.arena.logs", "Print your bot's log from a match on the Arena."),
+    "demo": ("workers.commands.demo", "The whole platform locally: a season per game, house bots, dashboard."),
 }
 
 
@@ -389,12 +390,9 @@ def new(game: str, directory: Path) -> None:
     click.echo(f"wrote {path}\ntry it:  skyarena play {game} {path} random --games {STARTER_GAMES}")
 
 
-@main.command()
-@click.option("--games", "n_games", type=click.IntRange(min=1), default=20, show_default=True,
-              help="Matches per game.")
-@click.option("--seed", type=int, default=1, show_default=True)
-def demo(n_games: int, seed: int) -> None:
-    """A local round-robin among the house bots of every registered game, with standings."""
+def local_round_robin(n_games: int, seed: int) -> None:
+    """A local round-robin among the house bots of every registered game, with standings
+    (``skyarena demo --local``; the platform demo itself is a platform command)."""
     if not GAMES:
         raise UserError("no game is registered; is the installation complete?")
     for name in sorted(GAMES):
