@@ -252,7 +252,7 @@ class Demo:
 def run_demo(settings: DemoSettings, console: Console | None = None,
              on_stop: Callable[[list[str]], None] | None = None) -> dict[str, int]:
     """Run the demo until it is done or interrupted; every child is stopped on the way out."""
-    demo = Demo(settings, console or Console())
+    demo = Demo(settings, console or Console(soft_wrap=True))  # a log line stays one line
     try:
         with interruptible():
             try:

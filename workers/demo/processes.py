@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 SKYARENA = str(Path(sys.executable).parent / "skyarena")
@@ -53,17 +53,17 @@ class Child:
     log_path: Path
     proc: subprocess.Popen[bytes] | None = None
     restarts: int = 0
-    started_at: float = field(default=0.0)
+    log_offset: int = 0   # where this start's output begins: logs are appended across starts and runs
 
     def start(self) -> None:
         with open(self.log_path, "ab") as log:
+            self.log_offset = log.tell()
             log.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} skyarena {' '.join(self.args)}\n".encode())
             log.flush()
             preexec: Callable[[], None] | None = _die_with_parent if sys.platform == "linux" else None
             self.proc = subprocess.Popen([SKYARENA, *self.args], stdin=subprocess.DEVNULL, stdout=log,
                                          stderr=subprocess.STDOUT, env=self.env, start_new_session=True,
                                          preexec_fn=preexec)
-        self.started_at = time.monotonic()
 
     @property
     def pid(self) -> int:
@@ -81,10 +81,9 @@ class Child:
     def wait_listening(self, timeout_s: float) -> str:
         """The HOST:PORT the child printed in its ``... listening on HOST:PORT`` line."""
         deadline = time.monotonic() + timeout_s
-        offset = self.log_path.stat().st_size if self.restarts else 0
         while time.monotonic() < deadline:
             with open(self.log_path, "rb") as log:
-                log.seek(offset)
+                log.seek(self.log_offset)
                 found = LISTENING.search(log.read())
             if found:
                 return found.group(1).decode()
