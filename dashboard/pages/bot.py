@@ -74,7 +74,8 @@ def _versions(versions: list[dict[str, Any]], ladders_by_version: dict[int, list
     st.dataframe(pd.DataFrame({
         "version": [v["number"] for v in versions],
         "status": [status_text(v["status"], v["status_message"],
-                               max((r["matches"] for r in ladders_by_version.get(v["id"], [])), default=0),
+                               max((r["matches"] for r in ladders_by_version.get(v["id"], [])
+                                    if r["state"] == "active"), default=0),
                                PLACEMENT) for v in versions],
         "since": [v["status_changed_at"] for v in versions],
         "submitted": [v["created_at"] for v in versions],

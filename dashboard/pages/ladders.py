@@ -86,6 +86,7 @@ def render() -> None:
     ladder_id = int(season["ladders"][str(players)])
     _progress(season)
 
+    filtered = False
     if season["state"] == "closed":
         st.caption(f"Closed {season['closed_at']:%Y-%m-%d %H:%M} UTC: the standings as they were frozen then.")
         total = cached("frozen_size", ladder_id)
@@ -95,11 +96,12 @@ def render() -> None:
         filters = st.columns(2)
         bot = filters[0].text_input("Bot name contains", key="ladder_bot").strip()
         author = filters[1].text_input("Author contains", key="ladder_author").strip()
+        filtered = bool(bot or author)
         total = cached("ladder_size", ladder_id, bot=bot, author=author)
         offset = pager("ladder_page", total, PAGE_SIZE)
         rows = cached("ladder_page", ladder_id, limit=PAGE_SIZE, offset=offset, bot=bot, author=author)
     if not rows:
-        st.info("No version has played on this ladder yet." if total == 0 else "No version matches the filters.")
+        st.info("No version matches the filters." if filtered else "No version has played on this ladder yet.")
         return
     st.caption(f"{total:,} versions, ranked by μ − 3σ; rows {offset + 1}–{offset + len(rows)}.")
     st.dataframe(standings_frame(rows, season["game"]), column_config=_column_config(season["game"]),

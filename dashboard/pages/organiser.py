@@ -40,10 +40,11 @@ def _do(action: Callable[..., Any], *args: Any, done: str) -> None:
 def _create() -> None:
     st.subheader("Create a season")
     with st.form("create_season"):
-        name = st.text_input("Name", placeholder="skyjo-2027-spring")
-        game = st.selectbox("Game", sorted(GAMES))
-        counts = st.text_input("Player counts", value="2", help="comma-separated: one ladder per count")
-        carry = st.text_input("Carry ratings over from (a closed season, optional)")
+        name = st.text_input("Name", placeholder="skyjo-2027-spring", key="new_season_name")
+        game = st.selectbox("Game", sorted(GAMES), key="new_season_game")
+        counts = st.text_input("Player counts", value="2", help="comma-separated: one ladder per count",
+                               key="new_season_players")
+        carry = st.text_input("Carry ratings over from (a closed season, optional)", key="new_season_carry")
         submitted = st.form_submit_button("Create")
     if submitted:
         try:

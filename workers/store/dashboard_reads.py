@@ -126,12 +126,12 @@ def bot_versions(conn: Conn, bot_id: int) -> list[Row]:
 
 
 def version_ladders(conn: Conn, version_id: int) -> list[Row]:
-    """The ladders the version is rated on, newest season first."""
+    """The ladders the version is rated on: active seasons first, then the newest."""
     return list(conn.execute(
         """SELECT r.ladder_id, l.players, s.id AS season_id, s.name AS season, s.game, s.state, r.mu, r.sigma,
                   r.matches
            FROM ratings r JOIN ladders l ON l.id = r.ladder_id JOIN seasons s ON s.id = l.season_id
-           WHERE r.version_id = %s ORDER BY s.id DESC, l.players""", (version_id,)))
+           WHERE r.version_id = %s ORDER BY s.state = 'active' DESC, s.id DESC, l.players""", (version_id,)))
 
 
 def version_matches(conn: Conn, version_id: int, ladder_id: int, *, limit: int, before_seq: int | None = None
