@@ -14,9 +14,10 @@ from tests.workers.league import league, outcome, random_ranks, schedule
 from workers.ratings import Rating, RatingParameters
 from workers.seasons import SeasonError, SeasonSpec, carried_over
 from workers.store import Conflict, Database, NotFound
-from workers.store.ladders import frozen_standings, standings
+from workers.store.ladders import frozen_standings, leaderboard, rating_history, standings
 from workers.store.results import apply_outcome
 from workers.store.seasons import close_season, create_season, get_season, start_season
+from workers.store.synthetic import generate_history
 
 
 def play(db: Database, ladder_id: int, versions: list[int], matches: int, players: int, seed: int = 3) -> None:
@@ -153,16 +154,14 @@ def test_the_season_commands(database_url: str) -> None:
 
 
 def test_leaderboard_and_history_reads_over_generated_matches(db: Database) -> None:
-    from workers.store.ladders import leaderboard, rating_history
-    from workers.store.synthetic import generate_history
-
     season, versions = league(db, players=(4,), versions=12)
     ladder = season.ladders[4]
     with db.connection() as conn:
         generate_history(conn, season.id, ladder, versions, 300, 4, seed=1)
         board = leaderboard(conn, ladder, limit=5)
         history = rating_history(conn, versions[3], ladder, limit=50)
-        total = conn.execute("SELECT count(*) AS n FROM rating_history WHERE version_id = %s", (versions[3],)).fetchone()
+        total = conn.execute("SELECT count(*) AS n FROM rating_history WHERE version_id = %s",
+                             (versions[3],)).fetchone()
         seats = conn.execute("SELECT count(DISTINCT version_id) AS n FROM participants GROUP BY match_id "
                              "ORDER BY n LIMIT 1").fetchone()
     assert [row["position"] for row in board] == [1, 2, 3, 4, 5]
