@@ -22,8 +22,8 @@ from workers.store.database import DATABASE_URL_ENV, Row, resolve_url
 from workers.store.ladders import rating_history
 from workers.store.results import decompress_replay
 
-from .replay_views import ReplayViews
 from .replay_source import replay_records
+from .replay_views import ReplayViews
 
 LIVE_TTL_S = 10        # ladders, progress, a version's figures: fresh within seconds
 FINISHED_TTL_S = 600   # a finished match's rows and replay do not change

@@ -15,14 +15,13 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from workers.matchmaking import MatchmakingParameters
-from workers.store import dashboard_reads as reads
-
 from dashboard.auth import sign_in
 from dashboard.data import PAGE_SIZE, cached, run
 from dashboard.links import bot_link, match_link, query_int
 from dashboard.stats import wilson_interval
 from dashboard.widgets import pager, status_text
+from workers.matchmaking import MatchmakingParameters
+from workers.store import dashboard_reads as reads
 
 PLACEMENT = MatchmakingParameters().placement_matches
 

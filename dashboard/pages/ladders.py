@@ -12,11 +12,10 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from referee.games import GAMES
-
 from dashboard.data import PAGE_SIZE, cached
 from dashboard.links import bot_link
 from dashboard.widgets import pager, status_text
+from referee.games import GAMES
 
 
 def win_label(game: str) -> str:

@@ -9,11 +9,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from workers.store import dashboard_reads as reads
-
 from dashboard.data import PAGE_SIZE, run
 from dashboard.links import match_link
 from dashboard.widgets import pager
+from workers.store import dashboard_reads as reads
 
 REFRESH_S = 3.0   # a match lasts seconds to minutes: a new one shows up within a few seconds
 

@@ -13,12 +13,11 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from referee.games import ReplayError
-
 from dashboard.boards import board_svg
 from dashboard.data import match_and_seats, replay
 from dashboard.links import bot_link
 from dashboard.replay_views import ReplayViews
+from referee.games import ReplayError
 
 AUTOPLAY_S = 0.8   # seconds per step while playing: slow enough to follow a move
 SPECTATOR = "spectator"

@@ -12,15 +12,14 @@ from typing import Any
 
 import streamlit as st
 
+from dashboard.auth import sign_in
+from dashboard.data import PAGE_SIZE, run
 from referee.games import GAMES
 from workers.seasons import SeasonError, SeasonSpec
 from workers.store import dashboard_reads as reads
 from workers.store.errors import Conflict, NotFound
 from workers.store.seasons import close_season, create_season, start_season
 from workers.store.version_status import pause_version, reinstate_version
-
-from dashboard.auth import sign_in
-from dashboard.data import PAGE_SIZE, run
 
 REFUSALS = (Conflict, NotFound, SeasonError, ValueError)
 

@@ -54,7 +54,8 @@ def seeded_template(postgres_server_url: str, template_database: str) -> tuple[s
                 finally:
                     store.close()
                 admin.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')
-                admin.execute(f"COMMENT ON DATABASE \"{name}\" IS {psycopg.sql.quote(json.dumps(dataclasses.asdict(league)))}")
+                ids = psycopg.sql.quote(json.dumps(dataclasses.asdict(league)))
+                admin.execute(f'COMMENT ON DATABASE "{name}" IS {ids}')
             row = admin.execute("SELECT shobj_description(oid, 'pg_database') AS league FROM pg_database "
                                 "WHERE datname = %s", (name,)).fetchone()
         finally:

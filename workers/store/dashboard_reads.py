@@ -11,6 +11,7 @@ checks that none of them scanned the big tables.
 from __future__ import annotations
 
 import hashlib
+
 from .database import Conn, Row
 
 WINDOW = 500          # head-to-head: over a version's latest matches on a ladder, not its whole past
@@ -107,7 +108,8 @@ def find_bots(conn: Conn, name: str | None, *, limit: int, offset: int = 0) -> l
     return list(conn.execute(
         """SELECT b.id, b.name, b.game, a.name AS author, b.retired_at
            FROM bots b JOIN accounts a ON a.id = b.account_id
-           WHERE %(name)s::text IS NULL OR b.name ILIKE '%%' || %(name)s || '%%' OR a.name ILIKE '%%' || %(name)s || '%%'
+           WHERE %(name)s::text IS NULL OR b.name ILIKE '%%' || %(name)s || '%%'
+                 OR a.name ILIKE '%%' || %(name)s || '%%'
            ORDER BY b.name, b.id LIMIT %(limit)s OFFSET %(offset)s""",
         {"name": name or None, "limit": limit, "offset": offset}))
 
@@ -141,7 +143,8 @@ def version_matches(conn: Conn, version_id: int, ladder_id: int, *, limit: int, 
         """SELECT h.seq, h.match_id, h.rank, h.mu_after, h.sigma_after, h.mu_after - h.mu_before AS mu_change,
                   m.end_reason, m.finished_at, p.score, p.seat, p.strikes, p.forfeited
            FROM (SELECT seq, match_id, rank, mu_before, mu_after, sigma_after FROM rating_history
-                 WHERE version_id = %(version)s AND ladder_id = %(ladder)s AND (%(before)s::bigint IS NULL OR seq < %(before)s)
+                 WHERE version_id = %(version)s AND ladder_id = %(ladder)s
+                       AND (%(before)s::bigint IS NULL OR seq < %(before)s)
                  ORDER BY seq DESC LIMIT %(limit)s) h
            JOIN matches m ON m.id = h.match_id
            JOIN participants p ON p.match_id = h.match_id AND p.version_id = %(version)s
