@@ -46,21 +46,13 @@ class MatchmakingParameters(StoredParameters):
     pause_min_matches: int = 4       # ... of at least this many recent matches
 
     def __post_init__(self) -> None:
-        _check("placement_matches", self.placement_matches, 0, 1000)
-        _check("max_in_flight", self.max_in_flight, 1, 1000)
-        _check("candidate_sets", self.candidate_sets, 1, 1000)
-        _check("neighbourhood", self.neighbourhood, 1, 10_000)
-        _check("exploration", self.exploration, 0.0, 1.0)
-        _check("pause_fault_rate", self.pause_fault_rate, 0.0, 1.0)
-        _check("pause_min_matches", self.pause_min_matches, 1, 1000)
-
-
-def _check(name: str, value: float, low: float, high: float) -> None:
-    if isinstance(low, int) and isinstance(high, int) and not (isinstance(value, int) and not isinstance(value, bool)):
-        raise MatchmakingParameterError(f"matchmaking parameter {name}={value!r} must be a whole number")
-    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-        raise MatchmakingParameterError(f"matchmaking parameter {name}={value!r} is out of range: "
-                                        f"choose a value from {low:g} to {high:g}")
+        self.check_range("placement_matches", 0, 1000, whole=True)
+        self.check_range("max_in_flight", 1, 1000, whole=True)
+        self.check_range("candidate_sets", 1, 1000, whole=True)
+        self.check_range("neighbourhood", 1, 10_000, whole=True)
+        self.check_range("exploration", 0.0, 1.0)
+        self.check_range("pause_fault_rate", 0.0, 1.0)
+        self.check_range("pause_min_matches", 1, 1000, whole=True)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,6 @@ disagree about what a result is worth.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -58,26 +57,15 @@ class RatingParameters(StoredParameters):
     draw_probability: float = DEFAULT_DRAW_PROBABILITY
 
     def __post_init__(self) -> None:
-        for name in ("mu", "sigma", "beta", "tau", "draw_probability"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-                raise RatingParameterError(f"rating parameter {name}={value!r} must be a finite number")
-        _check_range("mu", self.mu, -1000.0, 1000.0)
-        _check_range("sigma", self.sigma, 0.01, 1000.0)
-        _check_range("beta", self.beta, 0.01, 1000.0)
-        _check_range("tau", self.tau, 0.0, self.sigma, upper_name="sigma")
-        _check_range("draw_probability", self.draw_probability, 0.0, 0.99)
+        self.check_range("mu", -1000.0, 1000.0)
+        self.check_range("sigma", 0.01, 1000.0)
+        self.check_range("beta", 0.01, 1000.0)
+        self.check_range("tau", 0.0, self.sigma, upper_name="sigma")
+        self.check_range("draw_probability", 0.0, 0.99)
 
     def fresh(self) -> Rating:
         """The rating of a version that has not played on this ladder yet."""
         return Rating(self.mu, self.sigma)
-
-
-def _check_range(name: str, value: float, low: float, high: float, upper_name: str = "") -> None:
-    if not low <= value <= high:
-        upper = f"{upper_name} ({high:g})" if upper_name else f"{high:g}"
-        raise RatingParameterError(f"rating parameter {name}={value:g} is out of range: "
-                                   f"choose a value from {low:g} to {upper}")
 
 
 @dataclass(frozen=True)

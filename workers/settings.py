@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
@@ -29,3 +30,14 @@ class StoredParameters:
 
     def to_mapping(self) -> dict[str, Any]:
         return dataclasses.asdict(self)  # type: ignore[call-overload, no-any-return]
+
+    def check_range(self, name: str, low: float, high: float, *, whole: bool = False, upper_name: str = "") -> None:
+        """Raise ``ERROR`` unless field ``name`` is a number (``whole``: an integer) from low to high."""
+        value = getattr(self, name)
+        if whole and (isinstance(value, bool) or not isinstance(value, int)):
+            raise self.ERROR(f"{self.WHAT} {name}={value!r} must be a whole number")
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise self.ERROR(f"{self.WHAT} {name}={value!r} must be a finite number")
+        if not low <= value <= high:
+            upper = f"{upper_name} ({high:g})" if upper_name else f"{high:g}"
+            raise self.ERROR(f"{self.WHAT} {name}={value:g} is out of range: choose a value from {low:g} to {upper}")

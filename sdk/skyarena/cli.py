@@ -71,6 +71,7 @@ def player_range(game_spec: GameSpec) -> str:
 # author's `pip install .` keeps a light, fast `skyarena`. Name -> (module, one-line help);
 # the module defines `command`, a click command or group.
 PLATFORM_COMMANDS: dict[str, tuple[str, str]] = {
+    "dashboard": ("dashboard.command", "Start the Streamlit dashboard: ladders, bots, replays, seasons (server)."),
     "db": ("workers.commands.db", "Apply or check the store's schema migrations (server)."),
     "ratings": ("workers.commands.ratings", "Recompute or check a season's ratings from its stored results (server)."),
     "season": ("workers.commands.season", "Create, start, close, list and show seasons (organisers, server)."),
