@@ -13,9 +13,7 @@ Arena never serves a store it does not understand.
 
 from __future__ import annotations
 
-import logging
 import signal
-import sys
 import threading
 from concurrent import futures
 from types import FrameType
@@ -24,7 +22,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from referee.service.logs import JsonFormatter, TextFormatter
+from referee.service.logs import configure
 from skyarena.v1 import arena_pb2 as pb
 from skyarena.v1 import arena_pb2_grpc as pb_grpc
 from workers.store import Database
@@ -32,10 +30,10 @@ from workers.store import Database
 from .archive import ArchiveLimits
 from .intake import Dispatch
 from .metrics import ArenaMetrics
-from .service import ArenaService, log
+from .service import LOGGER_NAME, ArenaService, log
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Arena"].full_name
-LOGGER_NAME = "skyarena.arena"
+
 # Calls served at once: each holds a store connection or a sandbox check for its duration.
 MAX_WORKERS = 16
 # An upload arrives in chunks of at most this (the client sends 64 KiB); any other message is small.
@@ -47,13 +45,7 @@ STOP_GRACE_S = 10.0
 
 def configure_logs(level: str = "info", fmt: str = "json") -> None:
     """JSON lines on stderr (or text for people), the referee's format, under ``skyarena.arena``."""
-    logger = logging.getLogger(LOGGER_NAME)
-    logger.handlers.clear()
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
-    logger.addHandler(handler)
-    logger.setLevel(level.upper())
-    logger.propagate = False
+    configure(level, fmt, LOGGER_NAME)
 
 
 class ArenaServer:

@@ -34,7 +34,8 @@ from .intake import Dispatch, Intake, UploadTooLarge, receive
 from .metrics import ArenaMetrics
 from .public_replay import public_jsonl
 
-log = EventLog("skyarena.arena")
+LOGGER_NAME = "skyarena.arena"
+log = EventLog(LOGGER_NAME)
 R = TypeVar("R")
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 1000

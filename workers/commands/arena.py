@@ -26,7 +26,7 @@ def command() -> None:
 
 
 @command.command("serve")
-@click.option("--listen", default="127.0.0.1:50061", show_default=True, help="HOST:PORT to serve on (:0 picks one).")
+@click.option("--listen", default="127.0.0.1:50052", show_default=True, help="HOST:PORT to serve on (:0 picks one).")
 @click.option("--metrics-listen", metavar="HOST:PORT", help="Serve Prometheus metrics here.")
 @click.option("--database-url", envvar="DATABASE_URL", metavar="URL",
               help="Postgres URL (env DATABASE_URL; default: the embedded server).")
