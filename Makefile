@@ -31,6 +31,7 @@ bench: $(STAMP)
 	mkdir -p bench/results
 	$(BIN)/python bench/engines.py --json-out bench/results/engines.json
 	$(BIN)/python bench/referee.py --json-out bench/results/referee.json
+	$(BIN)/python bench/season.py --json-out bench/results/season.json
 
 proto: $(STAMP)
 	$(BIN)/python proto/generate.py

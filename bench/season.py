@@ -12,10 +12,9 @@ waits on its bots and the referee).
 Baselines in the same run:
 - ``noop_roundtrip_ms``: a bare Celery task (``skyarena.noop``) sent and its result awaited
   through the same broker and worker, median of many;
-- ``bot_start_ms``: one hosted bot process from spawn to exit with no match (its imports),
-  median, and its CPU time (``bot_start_cpu_ms``): the cost every seat of every match pays;
-- ``sandbox_start_ms``: what the sandbox adds to that per bot (``sandboxed_bot_start_ms``
-  minus ``bot_start_ms``, medians);
+- ``bot_start_ms``: a hosted bot from spawn to its first frame, unconfined and sandboxed
+  (medians, from `bench/sandbox.py`): the wait every seat of every match pays;
+- ``sandbox_start_ms``: what the sandbox adds to that per bot (median of paired differences);
 - ``phases_ms``: a few Sky Team matches played in this process with ``play_match``, the
   median wall time of each step (claim, unpack, StartMatch, play = bots start + the game,
   GetMatch with replay, building the outcome, the rated apply).
@@ -32,9 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -162,39 +159,11 @@ def noop_roundtrip_ms(broker: RedisProcess, referees: list[RefereeProcess], fold
     return statistics.median(times)
 
 
-def bot_start(count: int) -> dict[str, float]:
-    """A hosted bot that starts and finds no match (its imports), plain and sandboxed: median wall ms,
-    mean CPU ms of the plain one, and the sandbox's own share (sandboxed minus plain)."""
-    import asyncio
+def sandbox_figures(repeats: int) -> dict[str, float]:
+    """The sandbox's own benchmark (`bench/sandbox.py`): a bot's start-up sandboxed and not, alternated."""
+    from bench.sandbox import measure_start_ms
 
-    from workers.bot_code import unpack
-    from workers.house_bots import house_archive
-    from workers.sandbox import start_hosted_bot
-
-    async def sandboxed(folder: Path) -> float:
-        started = time.perf_counter()
-        bot = await start_hosted_bot(folder, "bot.py")
-        bot.stdin.close()
-        await bot.wait()
-        await bot.close()
-        return (time.perf_counter() - started) * 1000
-
-    with tempfile.TemporaryDirectory() as name:
-        folder = Path(name)
-        unpack(house_archive("sky-team", "random"), folder)
-        plain = []
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        for _ in range(count):
-            started = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "skyarena.remote", str(folder / "bot.py"), "--stdio"],
-                           stdin=subprocess.DEVNULL, capture_output=True)
-            plain.append((time.perf_counter() - started) * 1000)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        confined = [asyncio.run(sandboxed(folder)) for _ in range(count)]
-    cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / count * 1000
-    return {"bot_start_ms": round(statistics.median(plain), 1), "bot_start_cpu_ms": round(cpu, 1),
-            "sandboxed_bot_start_ms": round(statistics.median(confined), 1),
-            "sandbox_start_ms": round(statistics.median(confined) - statistics.median(plain), 1)}
+    return measure_start_ms(repeats)
 
 
 def phases_ms(referees: list[RefereeProcess], count: int) -> dict[str, float]:
@@ -228,7 +197,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         try:
             results: dict[str, Any] = {"matches_per_min": {}}
             results["noop_roundtrip_ms"] = round(noop_roundtrip_ms(broker, referees, folder, args.noops), 2)
-            results.update(bot_start(args.bots))
+            sandbox = sandbox_figures(args.bots)
+            results["sandbox_start_ms"] = sandbox["sandbox_overhead_ms"]  # what the sandbox adds per bot
+            results["bot_start_ms"] = {"unconfined": sandbox["unconfined_start_ms"],
+                                       "sandboxed": sandbox["sandbox_start_ms"]}
             results["phases_ms"] = phases_ms(referees, args.phase_matches)
             for game, seats, versions in GAMES:
                 results["matches_per_min"][game] = {
@@ -248,8 +220,9 @@ def print_table(results: dict[str, Any]) -> None:
     for game, by_workers in results["matches_per_min"].items():
         print(f"  {game:<14} 1 worker: {by_workers['1']:>6.1f}   2 workers: {by_workers['2']:>6.1f}")
     print(f"bare Celery no-op round trip: {results['noop_roundtrip_ms']:.2f} ms")
-    print(f"hosted bot start-up: {results['bot_start_ms']:.0f} ms wall ({results['bot_start_cpu_ms']:.0f} ms CPU), "
-          f"sandboxed {results['sandboxed_bot_start_ms']:.0f} ms (+{results['sandbox_start_ms']:.0f} ms)")
+    starts = results["bot_start_ms"]
+    print(f"hosted bot start-up to its first frame: {starts['unconfined']:.0f} ms unconfined, "
+          f"{starts['sandboxed']:.0f} ms sandboxed; the sandbox adds {results['sandbox_start_ms']:.0f} ms per bot")
     print("one Sky Team match, step by step (median ms): "
           + ", ".join(f"{k} {v:.0f}" for k, v in results["phases_ms"].items()))
     print(f"load average during the run: {results['load_average']}")
@@ -260,7 +233,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="measured seconds per configuration")
     parser.add_argument("--warmup", type=int, default=4, help="matches finished before measuring")
     parser.add_argument("--noops", type=int, default=200, help="no-op round trips")
-    parser.add_argument("--bots", type=int, default=8, help="bot start-ups timed")
+    parser.add_argument("--bots", type=int, default=15, help="bot start-ups timed (each sandboxed and not)")
     parser.add_argument("--phase-matches", type=int, default=6, help="matches timed step by step")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--json-out", type=Path, help="also write the JSON here")

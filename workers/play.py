@@ -38,7 +38,7 @@ from skyarena.v1 import referee_pb2 as pb
 from skyarena.v1 import referee_pb2_grpc as pb_grpc
 from workers.bot_code import ArchiveMissing, ArchiveRejected, CodeCache
 from workers.referees import Referees
-from workers.sandbox import HostedSeatOutcome, play_hosted_seat
+from workers.sandbox import HostedSeatOutcome, SandboxLimits, play_hosted_seat
 from workers.store import Conflict, Database, queue
 from workers.store.outcome import MatchOutcome, SeatOutcome
 from workers.store.results import apply_outcome
@@ -263,7 +263,8 @@ async def _attempt(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Se
         await _cancel(stub, metadata, started.match_id, "the attempt lost its lease before it started")
         raise LeaseLost("the lease was taken back before the match started")
     phases.mark("start_match")
-    seats = asyncio.gather(*(player.host(folder, seat.entry, address, token.token, channel=channel)
+    limits = SandboxLimits(wall_s=settings.match_timeout_s)  # the sandbox's backstop is the worker's
+    seats = asyncio.gather(*(player.host(folder, seat.entry, address, token.token, limits, channel=channel)
                              for folder, seat, token in zip(folders, claimed.seats, started.seats)))
     heart = asyncio.ensure_future(_keep_lease(player, claimed))
     ended = False

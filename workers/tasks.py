@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -40,22 +41,25 @@ class _Resources:
 
 
 _resources: _Resources | None = None
+_opening = threading.Lock()  # the threads pool runs several tasks at once in one process
 
 
 def open_resources() -> _Resources:
     """This process's store pool and match player, opened once per process (never inherited)."""
     global _resources
-    if _resources is None or _resources.pid != os.getpid():
-        _resources = _Resources(os.getpid(), open_database(max_size=4))
-    return _resources
+    with _opening:
+        if _resources is None or _resources.pid != os.getpid():
+            _resources = _Resources(os.getpid(), open_database(max_size=4))
+        return _resources
 
 
 def _player() -> MatchPlayer:
     resources = open_resources()
-    if resources.player is None:
-        referees = Referees(parse_referees(), service_token())
-        resources.player = MatchPlayer(resources.db, referees, PlaySettings.from_env())
-    return resources.player
+    with _opening:
+        if resources.player is None:
+            referees = Referees(parse_referees(), service_token())
+            resources.player = MatchPlayer(resources.db, referees, PlaySettings.from_env())
+        return resources.player
 
 
 def close_resources() -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from referee.games import State, make, spec
 from referee.games.core.views import private_copy  # bots here share the engine's process
-from referee.match import Fault, FaultKind, MatchRecord, MatchRunner, TimeControl
+from referee.match import Fault, MatchRecord, MatchRunner, TimeControl
 
 from .bot import Bot, MatchInfo, bot_seed
 from .games import observation_class
@@ -51,9 +51,9 @@ def play_match(
     hook_limit = control.first_move_s or control.move_s
     for seat, player in enumerate(seats):
         player.new_match()
-        reason = player.start(infos[seat], hook_limit)
-        if reason is not None:  # a crashing bot is a fault, never a crashed match
-            runner.fail_outside_turn(seat, FaultKind.EXCEPTION, reason)
+        fault = player.start(infos[seat], hook_limit)
+        if fault is not None:  # a crashing bot is a fault, never a crashed match
+            runner.fail_outside_turn(seat, *fault)
     while not runner.finished:
         for reply in collect(seats, runner.pending()):
             if reply.fault is None:
@@ -62,11 +62,10 @@ def play_match(
                 runner.fail(reply.seat, reply.fault[0], reply.fault[1], reply.elapsed_s)
     record = runner.record()
     for seat, player in enumerate(seats):
-        reason = player.end(infos[seat], record.result.to_json(), hook_limit)
-        if reason is not None:
+        fault = player.end(infos[seat], record.result.to_json(), hook_limit)
+        if fault is not None:
             # The result stands; the fault is recorded so the author sees it.
-            record.faults.append(Fault(seat, record.decisions, FaultKind.EXCEPTION, reason,
-                                       strike=runner.strikes[seat], forfeit=False))
+            record.faults.append(Fault(seat, record.decisions, *fault, strike=runner.strikes[seat], forfeit=False))
     return record
 
 

@@ -33,7 +33,7 @@ from referee.match import DecisionRequest, FaultKind
 from .bot import Bot, MatchInfo
 from .games import observation_class
 from .loader import BotLoadError
-from .worker import BotSource, Hooks
+from .worker import BotSource, FaultReport, Hooks
 
 LOAD_TIMEOUT_S = 60.0   # loading a bot (imports, models) before its first match
 STOP_GRACE_S = 1.0      # a worker asked to stop gets this long before it is killed
@@ -45,7 +45,7 @@ class Reply(NamedTuple):
     seat: int
     answer: Any
     elapsed_s: float
-    fault: tuple[FaultKind, str] | None = None
+    fault: FaultReport | None = None
 
 
 class Seat:
@@ -57,15 +57,15 @@ class Seat:
     def new_match(self) -> None:
         """Before each match: a fresh bot object."""
 
-    def start(self, info: MatchInfo, limit_s: float) -> str | None:
-        """Call on_match_start; the fault reason if it raised or overran ``limit_s``."""
+    def start(self, info: MatchInfo, limit_s: float) -> FaultReport | None:
+        """Call on_match_start; the fault if it raised or overran ``limit_s``."""
         raise NotImplementedError
 
     def ask(self, request: DecisionRequest) -> None:
         raise NotImplementedError
 
-    def end(self, info: MatchInfo, result: dict[str, Any], limit_s: float) -> str | None:
-        """Call on_match_end; the fault reason if it raised or overran ``limit_s``."""
+    def end(self, info: MatchInfo, result: dict[str, Any], limit_s: float) -> FaultReport | None:
+        """Call on_match_end; the fault if it raised or overran ``limit_s``."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -89,7 +89,7 @@ class InProcessSeat(Seat):
             self.hooks = Hooks(self._factory(), self.full)
         self.used = True
 
-    def start(self, info: MatchInfo, limit_s: float) -> str | None:
+    def start(self, info: MatchInfo, limit_s: float) -> FaultReport | None:
         return self.hooks.start(info)
 
     def ask(self, request: DecisionRequest) -> None:
@@ -98,7 +98,7 @@ class InProcessSeat(Seat):
         answer, fault = self.hooks.act(observation, request.legal_actions)
         self.reply = Reply(request.seat, answer, time.perf_counter() - started, fault)
 
-    def end(self, info: MatchInfo, result: dict[str, Any], limit_s: float) -> str | None:
+    def end(self, info: MatchInfo, result: dict[str, Any], limit_s: float) -> FaultReport | None:
         return self.hooks.end(info, result)
 
 
@@ -166,15 +166,17 @@ class WorkerSeat(Seat):
                 return message
             # a late answer: its decision was already played by the fallback
 
-    def _hook(self, message: tuple[Any, ...], kind: str, hook: str, limit_s: float) -> str | None:
+    def _hook(self, message: tuple[Any, ...], kind: str, hook: str, limit_s: float) -> FaultReport | None:
         if not self.alive:
-            return f"{hook} was not called: the bot's process had died (exit status {self.process.returncode})"
+            return FaultKind.EXCEPTION, (f"{hook} was not called: the bot's process had died (exit status "
+                                         f"{self.process.returncode})")
         self.conn.send(message)
         reply = self._receive(kind, time.perf_counter() + limit_s)
         if reply is None:
             self.busy = True
-            return f"{hook} did not return within {limit_s:.3f} s"
-        return reply[1]
+            return FaultKind.TIMEOUT, f"{hook} did not return within {limit_s:.3f} s"
+        report: FaultReport | None = reply[1]
+        return report
 
     # ----- the Seat interface -----------------------------------------------------------
     def new_match(self) -> None:
@@ -182,7 +184,7 @@ class WorkerSeat(Seat):
             self._kill()   # still stuck in the last match, or dead: a new process for this one
             self._spawn()
 
-    def start(self, info: MatchInfo, limit_s: float) -> str | None:
+    def start(self, info: MatchInfo, limit_s: float) -> FaultReport | None:
         fresh, self.fresh = self.fresh, False
         return self._hook(("start", info, fresh), "started", "on_match_start", limit_s)
 
@@ -217,7 +219,7 @@ class WorkerSeat(Seat):
                                                     "move limit plus what was left of the time bank)"))
         return None
 
-    def end(self, info: MatchInfo, result: dict[str, Any], limit_s: float) -> str | None:
+    def end(self, info: MatchInfo, result: dict[str, Any], limit_s: float) -> FaultReport | None:
         if self.busy:
             return None  # stuck past a deadline: it is replaced before the next match anyway
         return self._hook(("end", info, result), "ended", "on_match_end", limit_s)

@@ -26,6 +26,8 @@ from .loader import BotLoadError, bot_folder, create_bot, load_bot
 # A bot given as a spec (house bot name, file.py[:Class] or a folder) or as a Bot class
 # importable by its module name (the worker imports it again).
 BotSource = str | type[Bot]
+# What went wrong in a hook: the fault's kind and its reason for the author.
+FaultReport = tuple[FaultKind, str]
 
 
 class Hooks:
@@ -37,24 +39,24 @@ class Hooks:
         self.folder = bot_folder(type(bot))
         self.full = full_tracebacks
 
-    def start(self, info: MatchInfo) -> str | None:
+    def start(self, info: MatchInfo) -> FaultReport | None:
         try:
             self.bot.start(info)
         except Exception as exc:  # a crashing bot is a fault, never a crashed match
-            return describe(exc, "on_match_start", self.folder, self.full)
+            return FaultKind.EXCEPTION, describe(exc, "on_match_start", self.folder, self.full)
         return None
 
-    def act(self, observation: Any, legal_actions: list[Any]) -> tuple[Any, tuple[FaultKind, str] | None]:
+    def act(self, observation: Any, legal_actions: list[Any]) -> tuple[Any, FaultReport | None]:
         try:
             return self.bot.act(observation, legal_actions), None
         except Exception as exc:
             return None, (FaultKind.EXCEPTION, describe(exc, "act()", self.folder, self.full))
 
-    def end(self, info: MatchInfo, result: dict[str, Any]) -> str | None:
+    def end(self, info: MatchInfo, result: dict[str, Any]) -> FaultReport | None:
         try:
             self.bot.on_match_end(info, result)
         except Exception as exc:
-            return describe(exc, "on_match_end", self.folder, self.full)
+            return FaultKind.EXCEPTION, describe(exc, "on_match_end", self.folder, self.full)
         return None
 
 
@@ -104,7 +106,7 @@ def serve(conn: Connection) -> None:
                 if not fresh:
                     hooks = Hooks(create_bot(cls), full)
             except BotLoadError as exc:
-                conn.send(("started", str(exc)))
+                conn.send(("started", (FaultKind.EXCEPTION, str(exc))))
             else:
                 conn.send(("started", hooks.start(info)))
         elif kind == "end":

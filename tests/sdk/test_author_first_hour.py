@@ -175,7 +175,8 @@ def test_a_bot_stuck_in_a_loop_is_cut_off_and_forfeits(tmp_path: Path) -> None:
     data = json.loads(done.stdout)
     assert data["reasons"] == {"forfeit": 2}
     for match in data["matches"]:
-        assert [f["kind"] for f in match["faults"]] == ["timeout"] * 3 and match["faults"][-1]["forfeit"]
+        mine = [f for f in match["faults"] if f["seat"] == match["seats"].index("loop")]
+        assert [f["kind"] for f in mine] == ["timeout"] * 3 and mine[-1]["forfeit"]
 
 
 def test_a_sleeping_bots_match_ends_at_the_strike_limit_not_after_every_sleep(tmp_path: Path) -> None:
@@ -193,7 +194,8 @@ def test_a_sleeping_bots_match_ends_at_the_strike_limit_not_after_every_sleep(tm
     assert done.returncode == 0, done.stderr
     assert time.monotonic() - started < 60  # one sleep alone is 600 s
     match = json.loads(done.stdout)["matches"][0]
-    assert [f["kind"] for f in match["faults"]] == ["timeout", "timeout"] and match["reason"] == "forfeit"
+    mine = [f for f in match["faults"] if f["seat"] == match["seats"].index("sleepy")]
+    assert [f["kind"] for f in mine] == ["timeout", "timeout"] and match["reason"] == "forfeit"
 
 
 def test_one_set_of_clock_defaults_and_play_has_first_move(tmp_path: Path) -> None:
@@ -210,14 +212,15 @@ def test_one_set_of_clock_defaults_and_play_has_first_move(tmp_path: Path) -> No
             def act(self, observation, legal_actions):
                 self.moves += 1
                 if self.moves == 1:
-                    time.sleep(0.6)
+                    time.sleep(2.0)
                 return 0
     """)
-    common = ("play", "sky-team", str(slow_start), "random", "--json", "--move-time", "0.5", "--bank", "0")
-    generous = json.loads(skyarena(*common, "--first-move", "3").stdout)
-    strict = json.loads(skyarena(*common, "--first-move", "0.2").stdout)
-    assert generous["matches"][0]["faults"] == []
-    assert [f["kind"] for f in strict["matches"][0]["faults"]] == ["timeout"]
+    # Seat 0 (the Pilot) places first: turn 1 is the bot's first move, 2 s long.
+    common = ("play", "sky-team", str(slow_start), "random", "--json", "--move-time", "1", "--bank", "0")
+    generous = json.loads(skyarena(*common, "--first-move", "30").stdout)
+    strict = json.loads(skyarena(*common, "--first-move", "1").stdout)
+    assert not [f for f in generous["matches"][0]["faults"] if f["turn"] == 1]
+    assert [f["kind"] for f in strict["matches"][0]["faults"] if f["turn"] == 1] == ["timeout"]
 
 
 # ----- bot errors --------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from workers.store import Database, queue
 from .services import SERVICE_TOKEN, SKYARENA, CeleryProcess, RedisProcess, RefereeProcess, house_league
 
 MATCHES = 300
-DEADLINE_S = 600.0  # the whole season, generously: a loaded 2-core machine plays ~1-2 matches a second
+DEADLINE_S = 900.0  # a bound, not the usual time: ~4 min here, ~8 min with the 2 cores shared by many more jobs
 LEASE_S = 6.0       # short, so the killed worker's match comes back within seconds
 
 
@@ -139,6 +139,9 @@ def test_a_season_survives_a_killed_worker_a_killed_referee_and_a_restarted_brok
     # matches on the killed referee (some may have ended just before the kill) at least one was retried.
     assert all(by_id[m]["attempts"] >= 2 for m in orphaned), [by_id[m] for m in orphaned]
     assert any(by_id[m]["attempts"] >= 2 for m in on_doomed), [by_id[m] for m in on_doomed]
+    retried = sum(1 for r in rows if r["attempts"] >= 2)
+    print(f"season of {len(rows)} matches: {final}; {retried} retried; killed worker held {len(orphaned)}, "
+          f"killed referee ran {len(on_doomed)}")
     check = subprocess.run([SKYARENA, "ratings", "recompute", "faults", "--check", "--database-url", database_url],
                            capture_output=True, text=True)
     assert check.returncode == 0, check.stdout + check.stderr

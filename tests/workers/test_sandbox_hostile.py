@@ -366,3 +366,64 @@ def test_the_backend_is_bwrap_and_unknown_backends_are_refused() -> None:
     assert select_backend().name == "bwrap"
     with pytest.raises(ValueError, match="unknown sandbox backend 'docker': use one of auto, bwrap, unshare"):
         select_backend("docker")
+
+
+def test_a_fork_bomb_does_not_starve_a_hosted_bot_beside_it(referee: Referee, tmp_path: Path) -> None:
+    """Both seats hosted at once: each bot's process limit is its own (its own uid as root,
+    its own user namespace otherwise), so the bomb's processes cost its neighbour nothing."""
+    bomb = textwrap.dedent("""
+        import os, sys, time
+        from skyarena import Bot
+        children = 0
+        while True:
+            try:
+                if os.fork() == 0:
+                    time.sleep(3600)
+                    os._exit(0)
+                children += 1
+            except OSError:
+                break
+        print("PROBE bomb holds", children, "children", file=sys.stderr, flush=True)
+
+        class Bomb(Bot):
+            def act(self, observation, legal_actions):
+                return 0
+    """)
+    neighbour = textwrap.dedent("""
+        import sys, threading
+        from skyarena import Bot
+
+        class Neighbour(Bot):
+            def act(self, observation, legal_actions):
+                # The match has started, so the bomb (which bombs before it joins) holds its
+                # children now: these threads need room of this bot's own.
+                if not getattr(self, "started", False):
+                    self.started = True
+                    workers = [threading.Thread(target=lambda: None) for _ in range(8)]
+                    for worker in workers:
+                        worker.start()
+                    print("PROBE started", len(workers), "threads", file=sys.stderr, flush=True)
+                return 0
+    """)
+    dirs = []
+    for name, source in (("bomb", bomb), ("neighbour", neighbour)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "bot.py").write_text(source)
+        dirs.append(tmp_path / name)
+    start = referee.stub.StartMatch(pb.StartMatchRequest(
+        game=GAME, players=2, seed=11, options_json="{}", time_control=TIME_CONTROL, strike_limit=STRIKES,
+        join_timeout_s=20.0, seats=[pb.SeatSpec(name="bomb"), pb.SeatSpec(name="neighbour")]), metadata=AUTH,
+        timeout=10)
+
+    async def both() -> list[HostedSeatOutcome]:
+        return list(await asyncio.gather(*(play_hosted_seat(path, "bot.py", referee.address, seat.token, LIMITS)
+                                           for path, seat in zip(dirs, start.seats))))
+
+    bomb_outcome, neighbour_outcome = asyncio.run(both())
+    status = referee.stub.GetMatch(pb.GetMatchRequest(match_id=start.match_id), metadata=AUTH, timeout=10)
+    assert status.state == pb.MATCH_STATE_FINISHED
+    assert [fault for fault in status.end.faults if fault.seat == 1] == []
+    assert neighbour_outcome.exit_status == 0, neighbour_outcome.log
+    assert b"PROBE started 8 threads" in neighbour_outcome.log
+    held = int(bomb_outcome.log.decode().split("PROBE bomb holds ")[1].split()[0])
+    assert LIMITS.processes - 4 <= held < LIMITS.processes, bomb_outcome.log  # it reached its own limit

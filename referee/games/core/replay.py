@@ -8,6 +8,7 @@ with what the original game recorded, so a replay proves its result.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,11 @@ def dumps(records: Iterable[dict[str, Any]]) -> str:
 
 
 def write(path: str | Path, records: Iterable[dict[str, Any]]) -> None:
-    Path(path).write_text(dumps(records), encoding="utf-8")
+    """Write a replay whole or not at all: into a temporary file beside it, then renamed."""
+    target = Path(path)
+    partial = target.with_name(f".{target.name}.partial")
+    partial.write_text(dumps(records), encoding="utf-8")
+    os.replace(partial, target)
 
 
 def loads(text: str, source: str = "replay") -> list[dict[str, Any]]:
