@@ -46,9 +46,7 @@ def _unset(default: object) -> bool:
 
 def option_row(option: click.Option) -> str:
     names = ", ".join(f"`{n}`" for n in option.opts + option.secondary_opts)
-    if option.is_flag and not option.secondary_opts:
-        default = ""
-    elif _unset(option.default):
+    if (option.is_flag and not option.secondary_opts) or _unset(option.default):
         default = ""
     else:
         default = f"`{option.default}`"
