@@ -84,7 +84,7 @@ def replay_viewer(match_id: str, game: str, players: int, views: ReplayViews, ov
                            disabled=st.session_state.get(key, 0) <= 0)
         controls[1].button("Next ▶", key=f"{key}_next", on_click=_step_by, args=(key, 1, last),
                            disabled=st.session_state.get(key, 0) >= last)
-        controls[2].button("⏸ Pause" if st.session_state.get(f"{key}_playing") else "⏵ Play", key=f"{key}_play",
+        controls[2].button("Pause" if st.session_state.get(f"{key}_playing") else "Play", key=f"{key}_play",
                            on_click=_toggle_play, args=(key, last))
         index = controls[3].slider("Step", 0, last, key=key, label_visibility="collapsed") if last else 0
         try:
@@ -93,7 +93,8 @@ def replay_viewer(match_id: str, game: str, players: int, views: ReplayViews, ov
             st.error(f"This replay cannot be shown: {exc}")
             return
         st.caption(f"Step {index} of {last}" + (" · the end" if step.over else ""))
-        st.html(board_svg(game, step.view(seat), seat=seat))
+        # An <img> of the SVG: st.html would sanitise the markup away; an image is drawn as it is.
+        st.image(board_svg(game, step.view(seat), seat=seat), width="content")
         st.code(step.text, language=None)
         if step.result is not None:
             st.caption(f"Result: {step.result}")
