@@ -116,11 +116,12 @@ def render() -> None:
     if row is None:
         st.warning(f"There is no match {match_id!r}: check the id (bot pages list their matches).")
         return
-    figures = st.columns(4)
-    figures[0].metric("Game", f"{row['game']} ({row['players']} players)")
-    figures[1].metric("Status", row["status"])
-    figures[2].metric("Ended by", row["end_reason"] or row["void_reason"] or "–")
-    figures[3].metric("Season", row["season"] or row["kind"])
+    st.markdown(f"**{row['game']}**, {row['players']} players · "
+                + (f"season **{row['season']}**" if row["season"] else f"a {row['kind']} match")
+                + (f" · attempt {row['attempts']}" if row["attempts"] > 1 else ""))
+    figures = st.columns(2)  # two wide figures: an end reason like "campaign-limit" must fit
+    figures[0].metric("Status", row["status"])
+    figures[1].metric("Ended by", row["end_reason"] or row["void_reason"] or "–")
     st.subheader("Participants")
     st.dataframe(seats_frame(seats), hide_index=True, width="stretch",
                  column_config={"page": st.column_config.LinkColumn(display_text="open"),
