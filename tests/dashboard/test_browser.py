@@ -132,6 +132,8 @@ def _settle(driver: object) -> None:
 
 
 def _page_shot(driver: object, name: str) -> bytes:
+    source: str = driver.page_source  # type: ignore[attr-defined]
+    assert "Page not found" not in source, f"{name}: Streamlit did not find the page"
     png: bytes = driver.get_screenshot_as_png()  # type: ignore[attr-defined]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / f"{name}.png").write_bytes(png)
@@ -142,7 +144,7 @@ def test_the_ladder_a_bot_page_and_a_replay_of_every_game_render_in_chromium(das
                                                                              seeded: SeededDatabase) -> None:
     from selenium.webdriver.common.by import By
 
-    _open(browser, f"{dashboard}/ladders", '[data-testid="stDataFrame"]')
+    _open(browser, f"{dashboard}/", '[data-testid="stDataFrame"]')  # the default page: Ladders
     _settle(browser)
     assert browser.find_element(By.TAG_NAME, "h1").text.startswith("Ladders")  # type: ignore[attr-defined]
     assert colours(_page_shot(browser, "ladders")) >= PAGE_COLOURS
