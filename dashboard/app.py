@@ -18,7 +18,7 @@ if str(ROOT) not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-PAGES = Path(__file__).resolve().parent / "pages"
+PAGES = Path(__file__).resolve().parent / "views"
 # (script, title, url path): links between pages are /<url path>?<query>, e.g. /bot?bot=ID.
 NAVIGATION = (("ladders.py", "Ladders", "ladders"), ("bot.py", "Bot", "bot"), ("match.py", "Match", "match"),
               ("live.py", "Live", "live"), ("organiser.py", "Organiser", "organiser"))

@@ -21,6 +21,7 @@ from tests.workers.conftest import (  # noqa: F401  (fixtures, found by name)
     _with_dbname,
     database_url,
     db,
+    empty_database_url,
     postgres_server_url,
     template_database,
 )

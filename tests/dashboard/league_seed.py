@@ -61,6 +61,7 @@ def played(game: str, players: int, seed: int) -> tuple[list[int], list[float], 
     while not state.is_over():
         state.apply(random_joint_action(state, rng))
     result = state.result()
+    assert result is not None, "a finished game has a result"
     return list(result.ranks), list(result.scores), result.reason, replay_document(state.replay())
 
 

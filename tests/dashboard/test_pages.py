@@ -6,6 +6,7 @@ same database, so the tests check what the page shows against what the league ho
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,7 +28,8 @@ from workers.store import Database, connect
 from workers.store import dashboard_reads as reads
 from workers.store.ladders import frozen_standings, leaderboard
 
-PAGES = Path(__file__).resolve().parents[2] / "dashboard" / "pages"
+PAGES = Path(__file__).resolve().parents[2] / "dashboard" / "views"
+SVG_DATA_URL = "data:image/svg+xml;base64,"
 TIMEOUT_S = 60  # the first run of a page imports pandas, altair and the engines
 
 
@@ -180,9 +182,12 @@ def test_a_paused_version_says_why_and_an_unknown_bot_offers_the_search(page: An
 
 # ----- Match --------------------------------------------------------------------------------
 def _picture(app: AppTest) -> str:
-    pictures = [h.proto.body for h in app.get("html")]
-    assert len(pictures) == 1 and pictures[0].startswith("<svg")
-    return str(pictures[0])
+    """The SVG of the replay's picture (an image with a data URL)."""
+    urls = [image.proto.imgs[0].url for image in app.get("image")]
+    assert len(urls) == 1 and urls[0].startswith(SVG_DATA_URL), urls
+    svg = base64.b64decode(urls[0][len(SVG_DATA_URL):]).decode()
+    assert svg.startswith("<svg")
+    return svg
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -217,7 +222,7 @@ def test_autoplay_advances_a_step_each_tick_until_paused(page: Any, seeded: Seed
     match_id = seeded.league.matches["skyjo-action"][1]
     app = page("match", match=match_id)
     app.button(key=f"step_{match_id}_play").click().run()
-    assert app.button(key=f"step_{match_id}_play").label == "⏸ Pause"
+    assert app.button(key=f"step_{match_id}_play").label == "Pause"
     steps = [app.slider(key=f"step_{match_id}").value]
     for _ in range(3):
         app.run()  # what each run_every tick does
@@ -225,7 +230,7 @@ def test_autoplay_advances_a_step_each_tick_until_paused(page: Any, seeded: Seed
     assert steps == [1, 2, 3, 4]
     app.button(key=f"step_{match_id}_play").click().run()
     app.run()
-    assert app.slider(key=f"step_{match_id}").value == 4 and app.button(key=f"step_{match_id}_play").label == "⏵ Play"
+    assert app.slider(key=f"step_{match_id}").value == 4 and app.button(key=f"step_{match_id}_play").label == "Play"
 
 
 def test_a_match_shows_its_faults_and_an_unfinished_one_has_no_replay_yet(page: Any, seeded: SeededDatabase) -> None:

@@ -84,7 +84,7 @@ def replay_viewer(match_id: str, game: str, players: int, views: ReplayViews, ov
                            disabled=st.session_state.get(key, 0) <= 0)
         controls[1].button("Next ▶", key=f"{key}_next", on_click=_step_by, args=(key, 1, last),
                            disabled=st.session_state.get(key, 0) >= last)
-        controls[2].button("⏸ Pause" if st.session_state.get(f"{key}_playing") else "⏵ Play", key=f"{key}_play",
+        controls[2].button("Pause" if st.session_state.get(f"{key}_playing") else "Play", key=f"{key}_play",
                            on_click=_toggle_play, args=(key, last))
         index = controls[3].slider("Step", 0, last, key=key, label_visibility="collapsed") if last else 0
         try:
@@ -93,7 +93,8 @@ def replay_viewer(match_id: str, game: str, players: int, views: ReplayViews, ov
             st.error(f"This replay cannot be shown: {exc}")
             return
         st.caption(f"Step {index} of {last}" + (" · the end" if step.over else ""))
-        st.html(board_svg(game, step.view(seat), seat=seat))
+        # An <img> of the SVG: st.html would sanitise the markup away; an image is drawn as it is.
+        st.image(board_svg(game, step.view(seat), seat=seat), width="content")
         st.code(step.text, language=None)
         if step.result is not None:
             st.caption(f"Result: {step.result}")
@@ -115,11 +116,12 @@ def render() -> None:
     if row is None:
         st.warning(f"There is no match {match_id!r}: check the id (bot pages list their matches).")
         return
-    figures = st.columns(4)
-    figures[0].metric("Game", f"{row['game']} ({row['players']} players)")
-    figures[1].metric("Status", row["status"])
-    figures[2].metric("Ended by", row["end_reason"] or row["void_reason"] or "–")
-    figures[3].metric("Season", row["season"] or row["kind"])
+    st.markdown(f"**{row['game']}**, {row['players']} players · "
+                + (f"season **{row['season']}**" if row["season"] else f"a {row['kind']} match")
+                + (f" · attempt {row['attempts']}" if row["attempts"] > 1 else ""))
+    figures = st.columns(2)  # two wide figures: an end reason like "campaign-limit" must fit
+    figures[0].metric("Status", row["status"])
+    figures[1].metric("Ended by", row["end_reason"] or row["void_reason"] or "–")
     st.subheader("Participants")
     st.dataframe(seats_frame(seats), hide_index=True, width="stretch",
                  column_config={"page": st.column_config.LinkColumn(display_text="open"),

@@ -1,1 +1,0 @@
-"""The dashboard's pages: each file is a Streamlit page script (``app.py`` lists them)."""
