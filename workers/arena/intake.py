@@ -20,6 +20,7 @@ import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from referee.service.logs import EventLog
 from skyarena.v1 import arena_pb2 as pb
 from workers.store import Database
 from workers.store import submissions as store
@@ -29,6 +30,7 @@ from .entry_check import check_entry
 from .smoke import queue_smoke
 
 FORMATS = ("", "tar.gz", "tar", "zip")
+log = EventLog("skyarena.arena")
 
 Dispatch = Callable[[int], None]  # sends a committed version's smoke match to be played
 
@@ -90,5 +92,9 @@ class Intake:
             if not submitted.existing:
                 queue_smoke(conn, submitted.version_id, manifest.game)
         if not submitted.existing:
-            self.dispatch(submitted.version_id)
+            try:
+                self.dispatch(submitted.version_id)
+            except Exception as exc:  # the broker is down: the reaper sends the queued smoke match again later
+                log.warning("smoke_dispatch_failed", version_id=submitted.version_id,
+                            error=f"{type(exc).__name__}: {exc}")
         return submitted

@@ -93,6 +93,16 @@ def conclude(db: Database, version_id: int) -> SmokeResult:
                        scheduled=tuple(m for s in scheduled for m in s.match_ids))
 
 
+def conclude_match(db: Database, match_id: str) -> SmokeResult | None:
+    """Conclude the version a finished or void smoke match belongs to (None for a rated match).
+
+    The play_match task calls it too, so a smoke match whose own task was lost (the reaper
+    sends the queued row to play_match again) still gives its version a verdict."""
+    with db.connection() as conn:
+        version_id = store.version_of_smoke_match(conn, match_id)
+    return None if version_id is None else conclude(db, version_id)
+
+
 def run_smoke(player: MatchPlayer, version_id: int) -> SmokeResult:
     """Play the version's smoke match (if it is not played yet) and conclude it."""
     with player.db.connection() as conn:

@@ -158,7 +158,9 @@ def pause(conn: Conn, version_id: int, reason: str) -> None:
 
 def reinstate(conn: Conn, version_id: int, reason: str) -> None:
     row = version(conn, version_id, lock=True)
-    if row["status"] != "paused" or row["account"] == SMOKE_ACCOUNT and row["status_message"] == SMOKE_OPPONENT_NOTE:
+    if row["account"] == SMOKE_ACCOUNT and row["status_message"] == SMOKE_OPPONENT_NOTE:
+        raise Conflict(f"version {version_id} is {SMOKE_OPPONENT_NOTE}: it stays paused")
+    if row["status"] != "paused":
         raise Conflict(f"version {version_id} is {row['status']}: only a paused version can be reinstated")
     set_status(conn, version_id, "active", reason or "reinstated by an organiser")
 
@@ -225,3 +227,9 @@ def token_expiry(conn: Conn, token: str) -> Any:
     """When the token expires (None: never)."""
     row = conn.execute("SELECT expires_at FROM api_tokens WHERE token_hash = %s", (token_hash(token),)).fetchone()
     return None if row is None else row["expires_at"]
+
+
+def version_of_smoke_match(conn: Conn, match_id: str) -> int | None:
+    """The version whose smoke match ``match_id`` is (None: a rated match, or an unknown one)."""
+    row = conn.execute("SELECT id FROM bot_versions WHERE smoke_match_id = %s", (match_id,)).fetchone()
+    return None if row is None else int(row["id"])

@@ -9,13 +9,17 @@ import os
 import stat
 from pathlib import Path
 
+import grpc
+
 from skyarena.v1 import arena_pb2 as pb
+from workers.arena.server import ArenaServer
+from workers.arena.smoke import conclude_match
 from workers.play import MatchPlayer, play_match
 from workers.scheduling import schedule_active
-from workers.store import Database
+from workers.store import Database, queue
 
 from ..services import house_league
-from .support import ArenaUnderTest, cli
+from .support import GOOD_BOT, TEST_LIMITS, ArenaUnderTest, Smokes, cli, manifest, tar_archive
 
 FAST = {"move_s": 2.0, "bank_s": 5.0, "first_move_s": 10.0, "matches_in_flight": 2}
 
@@ -132,3 +136,29 @@ def test_same_archive_is_one_version_a_new_one_supersedes_and_retiring_keeps_his
         rows = conn.execute("SELECT count(*) AS n FROM matches WHERE kind = 'smoke' AND status = 'finished'"
                             ).fetchone()
     assert rows is not None and rows["n"] == 2
+
+
+def test_a_smoke_match_whose_task_was_lost_still_gives_its_version_a_verdict(
+        db: Database, player: MatchPlayer) -> None:
+    def broker_down(version_id: int) -> None:
+        raise ConnectionError("the broker does not answer")
+
+    server = ArenaServer(db, broker_down, TEST_LIMITS)
+    port = server.start("127.0.0.1:0")
+    channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+    try:
+        arena = ArenaUnderTest(f"127.0.0.1:{port}", db, Smokes(player), channel)
+        archive = tar_archive([("skyarena.toml", manifest(name="patient")), ("bot.py", GOOD_BOT)])
+        submitted = arena.submit(archive, arena.token("heidi"))
+    finally:
+        channel.close()
+        server.stop(1.0)
+    assert submitted.version.status == "smoke"  # stored and queued although the smoke task could not be sent
+    match_id = submitted.version.smoke_match_id
+    assert queue.match_status(db, match_id)["status"] == "queued"  # type: ignore[index]
+    # What the reaper's resend does: the play_match task plays the queued row, then concludes it.
+    assert play_match(player, match_id).status == "finished"
+    concluded = conclude_match(db, match_id)
+    assert concluded is not None and concluded.status == "active"
+    again = conclude_match(db, match_id)  # a second delivery changes nothing
+    assert again is not None and (again.status, again.scheduled) == ("active", ())
