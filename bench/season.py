@@ -43,8 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import psycopg  # noqa: E402
-
+from bench.ratings import admin_url, scratch_database  # noqa: E402
 from tests.workers.services import (  # noqa: E402
     SERVICE_TOKEN,
     CeleryProcess,
@@ -53,9 +52,7 @@ from tests.workers.services import (  # noqa: E402
     house_league,
 )
 from workers.store import Database, queue  # noqa: E402
-from workers.store.schema import upgrade  # noqa: E402
 
-LOCAL_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
 GAMES = (("sky-team", 2, 8), ("skyjo-action", 4, 8))  # game, seats, versions on the ladder
 CONCURRENCY = 4  # matches at once per worker process
 CLOCK: dict[str, Any] = {"move_s": 2.0, "bank_s": 5.0, "first_move_s": 15.0}
@@ -63,25 +60,9 @@ CLOCK: dict[str, Any] = {"move_s": 2.0, "bank_s": 5.0, "first_move_s": 15.0}
 
 @contextmanager
 def fresh_database() -> Iterator[str]:
-    """A migrated database of this run's own, dropped afterwards."""
-    server = os.environ.get("DATABASE_URL") or LOCAL_SERVER
-    try:
-        psycopg.connect(server, connect_timeout=2).close()
-    except psycopg.OperationalError:
-        from workers.store.embedded import embedded_database_url
-
-        server = embedded_database_url()
-    name = f"skyarena_bench_{uuid.uuid4().hex[:10]}"
-    info = psycopg.conninfo.conninfo_to_dict(server)
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    url = psycopg.conninfo.make_conninfo(**{**{k: str(v) for k, v in info.items() if v is not None}, "dbname": name})
-    try:
-        upgrade(url)
+    """A migrated database of this run's own, dropped afterwards (bench/ratings.py's scratch database)."""
+    with scratch_database(admin_url(None)) as url:
         yield url
-    finally:
-        with psycopg.connect(server, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def service_env(database_url: str, broker: RedisProcess, referees: list[RefereeProcess], folder: Path,

@@ -7,6 +7,7 @@ other tests), started with the same commands an operator uses.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import io
 import os
 import signal
@@ -25,6 +26,20 @@ from workers.store.seasons import Season, create_season, start_season
 
 SKYARENA = str(Path(sys.executable).parent / "skyarena")
 SERVICE_TOKEN = "worker-tests-service-token-0123456789"
+
+
+def _die_with_the_test() -> None:
+    """In the child before exec: SIGTERM it when the test process dies, so a killed test run
+    leaves no season playing on by itself (Linux ``PR_SET_PDEATHSIG``)."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _spawn(argv: list[str], **kwargs: object) -> subprocess.Popen[bytes]:
+    """A service process in its own session (killed as a group), dying with the test process."""
+    return subprocess.Popen(argv, start_new_session=True, preexec_fn=_die_with_the_test, **kwargs)  # type: ignore[call-overload]
 
 
 def _stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM, timeout: float = 10.0) -> None:
@@ -55,8 +70,8 @@ class RefereeProcess:
     def start(self) -> None:
         env = dict(os.environ, SKYARENA_SERVICE_TOKEN=SERVICE_TOKEN)
         with open(self.log_path, "ab") as log:
-            self.proc = subprocess.Popen([SKYARENA, "referee", "serve", "--listen", f"127.0.0.1:{self.port}"],
-                                         stdout=subprocess.PIPE, stderr=log, env=env, start_new_session=True)
+            self.proc = _spawn([SKYARENA, "referee", "serve", "--listen", f"127.0.0.1:{self.port}"],
+                               stdout=subprocess.PIPE, stderr=log, env=env)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline().decode()
         if "listening on" not in line:
@@ -89,10 +104,9 @@ class RedisProcess:
         return f"redis+socket://{self.socket}"
 
     def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [self.executable, "--port", "0", "--unixsocket", str(self.socket), "--dir", str(self.folder),
-             "--appendonly", "yes", "--save", ""], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True)
+        self.proc = _spawn([self.executable, "--port", "0", "--unixsocket", str(self.socket), "--dir",
+                            str(self.folder), "--appendonly", "yes", "--save", ""],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             with contextlib.suppress(redis.RedisError):
@@ -118,8 +132,7 @@ class CeleryProcess:
         self.kind = kind
         self.log_path = log_path
         with open(log_path, "ab") as log:
-            self.proc = subprocess.Popen([SKYARENA, kind, *args], stdout=log, stderr=subprocess.STDOUT,
-                                         env=env, start_new_session=True)
+            self.proc = _spawn([SKYARENA, kind, *args], stdout=log, stderr=subprocess.STDOUT, env=env)
 
     def children(self) -> list[int]:
         """The worker's pool processes (the ones that run matches)."""

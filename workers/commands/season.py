@@ -18,7 +18,7 @@ import click
 
 from referee.games import GAMES, SkyarenaError
 from referee.service.limits import Limits
-from skyarena.cli import UserError, parse_options
+from skyarena.cli import UserError, clock_options, parse_options
 from workers.commands.store_options import open_store, store_options
 from workers.matchmaking import MatchmakingParameters
 from workers.ratings import RatingParameters
@@ -105,14 +105,7 @@ def _check_clock(move_s: float, bank_s: float, first_move_s: float) -> None:
 @click.option("--players", "players_text", default="2", show_default=True,
               help="Player counts, one ladder each, e.g. 2 or 2,3,4.")
 @click.option("-o", "--option", "option_pairs", multiple=True, metavar="NAME=VALUE", help="A game option (repeatable).")
-@click.option("--move-time", type=click.FloatRange(min=0.001), default=DEFAULTS.move_s, show_default=True,
-              help="Seconds per move.")
-@click.option("--bank", type=click.FloatRange(min=0), default=DEFAULTS.bank_s, show_default=True,
-              help="Time bank in seconds.")
-@click.option("--first-move", type=click.FloatRange(min=0.001), default=DEFAULTS.first_move_s, show_default=True,
-              help="Seconds for each seat's first move.")
-@click.option("--strikes", "--strike-limit", type=click.IntRange(min=1), default=DEFAULTS.strike_limit,
-              show_default=True, help="Faults before a seat forfeits.")
+@clock_options
 @click.option("--in-flight", type=click.IntRange(min=0), default=DEFAULTS.matches_in_flight, show_default=True,
               help="Matches each ladder keeps queued or running.")
 @click.option("--matchmaking", "matchmaking_pairs", multiple=True, metavar="NAME=VALUE",
