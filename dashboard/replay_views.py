@@ -10,7 +10,9 @@ than that many moves once the replay has been walked).
 
 Chance is re-drawn by the engine from the header's seed. At every checkpoint the outcomes
 drawn so far are compared with the recorded ones, so a replay made by another engine
-version fails with a clear ``ReplayError`` instead of showing a different game.
+version fails with a clear ``ReplayError`` instead of showing a different game. A replay
+whose chance records were grouped apart from the moves (``chance_in_order=False``) is
+checked the same way against the outcomes' own order; its steps' text then names no chance.
 """
 
 from __future__ import annotations
@@ -64,7 +66,8 @@ def _shown(value: Any) -> str:
 class ReplayViews:
     """Steps of one replay, made on demand: ``views[i]``, ``len(views)``, iteration."""
 
-    def __init__(self, records: Sequence[Mapping[str, Any]], checkpoint_every: int = CHECKPOINT_EVERY) -> None:
+    def __init__(self, records: Sequence[Mapping[str, Any]], checkpoint_every: int = CHECKPOINT_EVERY,
+                 chance_in_order: bool = True) -> None:
         if not records or records[0].get("type") != "header":
             raise ReplayError("a replay starts with its header record (type 'header'); is this a Skyarena replay?")
         if checkpoint_every < 1:
@@ -77,6 +80,8 @@ class ReplayViews:
         # _chance[n]: the outcomes recorded after move n (index 0: those of the setup).
         self._chance: list[list[tuple[str, Any]]] = [[]]
         self._faults: dict[int, list[dict[str, Any]]] = {}
+        self._chance_in_order = chance_in_order
+        self._unplaced_chance: list[tuple[str, Any]] = []  # chance_in_order=False: the outcomes, in their order
         self.result: dict[str, Any] | None = None
         for record in records[1:]:
             kind = record.get("type")
@@ -84,7 +89,8 @@ class ReplayViews:
                 self._moves.append({int(seat): text for seat, text in record["actions"].items()})
                 self._chance.append([])
             elif kind == "chance":
-                self._chance[-1].append((record["label"], record["value"]))
+                (self._chance[-1] if chance_in_order else self._unplaced_chance).append(
+                    (record["label"], record["value"]))
             elif kind == "end":
                 self.result = record.get("result")
             elif kind == "match":
@@ -178,7 +184,10 @@ class ReplayViews:
 
     def _check_chance(self, state: State, index: int) -> None:
         produced = [(entry[1], entry[2]) for entry in state.history() if entry[0] == "c"]
-        recorded = [outcome for outcomes in self._chance[: index + 1] for outcome in outcomes]
+        if not self._chance_in_order:
+            recorded = self._unplaced_chance[: len(produced)]
+        else:
+            recorded = [outcome for outcomes in self._chance[: index + 1] for outcome in outcomes]
         for number, (mine, theirs) in enumerate(zip(produced, recorded), 1):
             if mine[0] != theirs[0] or json.loads(json.dumps(mine[1])) != theirs[1]:
                 raise ReplayError(f"chance outcome {number} ({theirs[0]}) re-drawn by this engine differs from the "

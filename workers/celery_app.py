@@ -22,7 +22,7 @@ SCHEDULE_EVERY_S = float(os.environ.get("SKYARENA_SCHEDULE_S", 5))
 REAP_EVERY_S = float(os.environ.get("SKYARENA_REAP_S", 10))
 QUEUE = "skyarena"
 
-app = Celery("skyarena", include=["workers.tasks"])
+app = Celery("skyarena", include=["workers.tasks", "workers.arena.tasks"])
 app.conf.update(
     # A message is acknowledged only after its match is written: a worker that dies mid-match
     # leaves the message to be delivered again (the claim makes the redelivery harmless).

@@ -16,14 +16,19 @@ from workers.store.versions import add_active_version
 ACCOUNT = "house"
 
 
-def house_archive(game: str, bot: str) -> bytes:
-    """A tar with a ``bot.py`` playing the house bot ``bot`` of ``game``."""
+def house_source(game: str, bot: str) -> bytes:
+    """The ``bot.py`` of the house bot ``bot`` of ``game``: a subclass of the SDK's, nothing more."""
     if bot not in house_bots(game):
         raise ValueError(f"{game} has no house bot {bot!r}: choose one of {', '.join(sorted(house_bots(game)))}")
-    source = (f'"""The house {bot} bot of {game}, as a hosted version."""\n\n'
-              "from skyarena.games import house_bots\n\n\n"
-              f"class House(house_bots({game!r})[{bot!r}]):\n"
-              f"    name = {bot!r}\n").encode()
+    return (f'"""The house {bot} bot of {game}, as a hosted version."""\n\n'
+            "from skyarena.games import house_bots\n\n\n"
+            f"class House(house_bots({game!r})[{bot!r}]):\n"
+            f"    name = {bot!r}\n").encode()
+
+
+def house_archive(game: str, bot: str) -> bytes:
+    """A tar with a ``bot.py`` playing the house bot ``bot`` of ``game``."""
+    source = house_source(game, bot)
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w") as archive:
         info = tarfile.TarInfo("bot.py")

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from workers.arena.smoke import conclude_match
 from workers.celery_app import app
 from workers.play import MatchPlayer, PlaySettings, play_match
 from workers.referees import Referees, parse_referees, service_token
@@ -91,6 +92,9 @@ def play_match_task(match_id: str) -> dict[str, Any]:
         topped = top_up_after(open_resources().db, match_id)
         if topped is not None:
             enqueue(topped.match_ids)
+        smoked = conclude_match(open_resources().db, match_id)  # a smoke match: its version's verdict
+        if smoked is not None:
+            enqueue(smoked.scheduled)
     return {"match_id": match_id, "status": result.status, "detail": result.detail}
 
 

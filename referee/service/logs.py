@@ -44,9 +44,10 @@ class TextFormatter(logging.Formatter):
         return text
 
 
-def configure(level: str = "info", fmt: str = "json") -> None:
-    """Install the handler once (the CLI calls this; libraries and tests need not)."""
-    logger = logging.getLogger(LOGGER_NAME)
+def configure(level: str = "info", fmt: str = "json", name: str = LOGGER_NAME) -> None:
+    """Install the handler once (the CLI calls this; libraries and tests need not). ``name``: the
+    logger of another service that logs the same way (the Arena's ``skyarena.arena``)."""
+    logger = logging.getLogger(name)
     logger.handlers.clear()
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())

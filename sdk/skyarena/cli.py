@@ -71,11 +71,22 @@ def player_range(game_spec: GameSpec) -> str:
 # author's `pip install .` keeps a light, fast `skyarena`. Name -> (module, one-line help);
 # the module defines `command`, a click command or group.
 PLATFORM_COMMANDS: dict[str, tuple[str, str]] = {
+    "dashboard": ("dashboard.command", "Start the Streamlit dashboard: ladders, bots, replays, seasons (server)."),
     "db": ("workers.commands.db", "Apply or check the store's schema migrations (server)."),
-    "ratings": ("workers.commands.ratings", "Recompute or check a season's ratings from its results (server)."),
+    "ratings": ("workers.commands.ratings", "Recompute or check a season's ratings from its stored results (server)."),
     "season": ("workers.commands.season", "Create, start, close, list and show seasons (organisers, server)."),
     "worker": ("workers.commands.worker", "Run a Celery worker that plays the seasons' matches (server)."),
     "beat": ("workers.commands.beat", "Run Celery beat: schedule matches and reap lost ones (server)."),
+    "arena": ("workers.commands.arena", "Serve the Arena: submissions, ladders, matches and logs over gRPC (server)."),
+    "login": ("skyarena.arena.login", "Store your Arena address and API token."),
+    "token": ("skyarena.arena.token", "Create API tokens (organisers; --bootstrap for the first one)."),
+    "submit": ("skyarena.arena.submit", "Upload a bot folder to the Arena as a new version."),
+    "bots": ("skyarena.arena.bots", "List your bots on the Arena and their versions' status."),
+    "status": ("skyarena.arena.status", "Show one version's status on the Arena."),
+    "standings": ("skyarena.arena.standings", "Show a season's ladders on the Arena."),
+    "matches": ("skyarena.arena.matches", "List a version's matches on the Arena."),
+    "logs": ("skyarena.arena.logs", "Print your bot's log from a match on the Arena."),
+    "demo": ("workers.commands.demo", "The whole platform locally: a season per game, house bots, dashboard."),
 }
 
 
@@ -326,8 +337,16 @@ def docs(game: str) -> None:
 @main.command()
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--verify", is_flag=True, help="Re-play every move and check chance outcomes and the final hash.")
-def replay(file: Path, verify: bool) -> None:
-    """Show a replay (.jsonl) turn by turn."""
+@click.option("--json", "as_json", is_flag=True, help="With a MATCH_ID: print the public replay as JSON.")
+def replay(file: Path, verify: bool, as_json: bool) -> None:
+    """Show a replay (.jsonl) turn by turn, or a platform match's public replay (FILE: a match id)."""
+    if not file.exists() and file.suffix != ".jsonl":  # a match id: fetch its public replay from the Arena
+        if verify:
+            raise UserError("--verify needs a replay file: a platform match's public replay holds no hidden moves")
+        from .arena import replay as arena_replay
+
+        arena_replay.show(arena_replay.fetch(str(file)), as_json)
+        return
     try:
         records = replay_io.read(file)
     except SkyarenaError as exc:
@@ -372,12 +391,9 @@ def new(game: str, directory: Path) -> None:
     click.echo(f"wrote {path}\ntry it:  skyarena play {game} {path} random --games {STARTER_GAMES}")
 
 
-@main.command()
-@click.option("--games", "n_games", type=click.IntRange(min=1), default=20, show_default=True,
-              help="Matches per game.")
-@click.option("--seed", type=int, default=1, show_default=True)
-def demo(n_games: int, seed: int) -> None:
-    """A local round-robin among the house bots of every registered game, with standings."""
+def local_round_robin(n_games: int, seed: int) -> None:
+    """A local round-robin among the house bots of every registered game, with standings
+    (``skyarena demo --local``; the platform demo itself is a platform command)."""
     if not GAMES:
         raise UserError("no game is registered; is the installation complete?")
     for name in sorted(GAMES):

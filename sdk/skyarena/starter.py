@@ -36,6 +36,14 @@ class StarterBot(Bot):
 '''
 
 
+MANIFEST_NAME = "skyarena.toml"
+MANIFEST = '''# Read by `skyarena submit`: which game the bot plays, its file, and its name on the ladders.
+game = "{game}"
+entry = "bot.py"
+name = "{name}"
+'''
+
+
 def _fields_hint(game: str) -> str:
     """Where a bot author reads the observation's fields."""
     if game_module(game) is None:
@@ -52,4 +60,8 @@ def write_starter(game: str, directory: Path) -> Path:
         raise FileExistsError(f"{path} exists already; choose another directory or remove it.")
     path.write_text(TEMPLATE.format(title=game_spec.title, game=game, filename=path, fields=_fields_hint(game),
                                     games=STARTER_GAMES))
+    manifest = directory / MANIFEST_NAME
+    if not manifest.exists():  # what `skyarena submit DIR` reads: the game, the entry point, the bot's name
+        name = "".join(c if c.isalnum() or c in "_.-" else "-" for c in directory.resolve().name).strip("-_.")
+        manifest.write_text(MANIFEST.format(game=game, name=name or "starter"))
     return path

@@ -143,7 +143,7 @@ def test_cli_games_lists_every_game_as_json() -> None:
 
 
 def test_demo_prints_standings_for_every_game() -> None:
-    result = CliRunner().invoke(main, ["demo", "--games", "2"])
+    result = CliRunner().invoke(main, ["demo", "--local", "--games", "2"])
     assert result.exit_code == 0, result.output
     for game in ("sky-team", "skyjo-action", "skybirds", "oddball-aeronauts", "fly-away"):
         assert f"{game}: 2 matches" in result.output

@@ -22,6 +22,10 @@ class TokenRefused(StoreError):
     """The token is missing, unknown, expired, revoked or lacks the scope asked for."""
 
 
+class ScopeRefused(TokenRefused):
+    """The token is live but its scope does not allow the call (gRPC: PERMISSION_DENIED, not UNAUTHENTICATED)."""
+
+
 @dataclass(frozen=True)
 class Account:
     id: int
@@ -33,20 +37,31 @@ def token_hash(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
 
 
-def issue_token(conn: Conn, account: str, scope: str, label: str = "") -> str:
-    """A new token for ``account`` (created if needed); the only time the token itself is seen."""
+def issue_token(conn: Conn, account: str, scope: str, label: str = "", expires_in_s: float | None = None) -> str:
+    """A new token for ``account`` (created if needed), expiring after ``expires_in_s`` if given;
+    the only time the token itself is seen."""
     if scope not in SCOPES:
         raise ValueError(f"unknown scope {scope!r}: choose one of {', '.join(SCOPES)}")
     token = secrets.token_urlsafe(32)
-    conn.execute("INSERT INTO api_tokens (account_id, token_hash, scope, label) VALUES (%s, %s, %s, %s)",
-                 (account_id(conn, account), token_hash(token), scope, label))
+    conn.execute("INSERT INTO api_tokens (account_id, token_hash, scope, label, expires_at) VALUES (%s, %s, %s, %s,"
+                 " CASE WHEN %s::double precision IS NULL THEN NULL ELSE now() + make_interval(secs => %s) END)",
+                 (account_id(conn, account), token_hash(token), scope, label, expires_in_s, expires_in_s))
     return token
 
 
-def check_token(conn: Conn, token: str | None, scope: str) -> Account:
-    """The account the token belongs to, if it is live and has ``scope``; else TokenRefused."""
+def revoke_token(conn: Conn, token: str) -> bool:
+    """Revoke a token (it stays stored, refused from now on); False when it is not known."""
+    row = conn.execute("UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE token_hash = %s"
+                       " RETURNING id", (token_hash(token),)).fetchone()
+    return row is not None
+
+
+def check_token(conn: Conn, token: str | None, scope: str | tuple[str, ...]) -> Account:
+    """The account the token belongs to, if it is live and has ``scope`` (or one of them); else TokenRefused."""
+    scopes = (scope,) if isinstance(scope, str) else scope
+    wanted = " or ".join(scopes)
     if not token:
-        raise TokenRefused(f"this needs an API token with the {scope} scope: pass --token or set SKYARENA_TOKEN")
+        raise TokenRefused(f"this needs an API token with the {wanted} scope: pass --token or set SKYARENA_TOKEN")
     row = conn.execute(
         "SELECT a.id, a.name, t.scope, t.revoked_at IS NOT NULL AS revoked,"
         " t.expires_at IS NOT NULL AND t.expires_at <= now() AS expired"
@@ -58,6 +73,6 @@ def check_token(conn: Conn, token: str | None, scope: str) -> Account:
         raise TokenRefused("the API token was revoked: ask an organiser for a new one")
     if row["expired"]:
         raise TokenRefused("the API token has expired: ask an organiser for a new one")
-    if row["scope"] != scope:
-        raise TokenRefused(f"the API token has the {row['scope']} scope; this needs a token with the {scope} scope")
+    if row["scope"] not in scopes:
+        raise ScopeRefused(f"the API token has the {row['scope']} scope; this needs a token with the {wanted} scope")
     return Account(row["id"], row["name"], row["scope"])

@@ -16,6 +16,10 @@ from typing import Any
 
 from .database import Conn, Database
 
+# A smoke match has no season: it is played with these clocks (move, bank, first move) and strike
+# limit, generous enough that only a bot that is broken (not one that is slow on a busy machine) fails.
+SMOKE_CLOCK = (5.0, 30.0, 30.0, 3)
+
 
 @dataclass(frozen=True)
 class HostedSeat:
@@ -68,9 +72,10 @@ def claim(db: Database, match_id: str, owner: str, lease_s: float, max_attempts:
     with db.connection() as conn:
         row = conn.execute(
             "SELECT m.status, m.attempts, m.lease_expires_at < now() AS expired, m.game, m.players, m.options,"
-            " m.seed, s.move_s, s.bank_s, s.first_move_s, s.strike_limit"
-            " FROM matches m JOIN seasons s ON s.id = m.season_id WHERE m.id = %s FOR UPDATE OF m",
-            (match_id,)).fetchone()
+            " m.seed, coalesce(s.move_s, %s) AS move_s, coalesce(s.bank_s, %s) AS bank_s,"
+            " coalesce(s.first_move_s, %s) AS first_move_s, coalesce(s.strike_limit, %s) AS strike_limit"
+            " FROM matches m LEFT JOIN seasons s ON s.id = m.season_id WHERE m.id = %s FOR UPDATE OF m",
+            (*SMOKE_CLOCK, match_id)).fetchone()
         if row is None:
             return Skipped(match_id, "no such match")
         if row["status"] in ("finished", "void"):

@@ -1,0 +1,148 @@
+"""Match: who played, how it ended, the faults, and its replay stepped turn by turn.
+
+Opened as ``/match?match=ID``. The replay viewer re-creates the engine's views from the
+stored replay (`ReplayViews`, opened once per match and shared between viewers) and draws
+each with the game's board (`boards.board_svg`). The spectator's view is the default;
+once the match is over, any seat's view can be chosen: nothing is hidden any more.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from dashboard.boards import board_svg
+from dashboard.data import match_and_seats, replay
+from dashboard.links import bot_link
+from dashboard.replay_views import ReplayViews
+from referee.games import ReplayError
+
+AUTOPLAY_S = 0.8   # seconds per step while playing: slow enough to follow a move
+SPECTATOR = "spectator"
+
+
+def seats_frame(seats: list[dict[str, Any]]) -> pd.DataFrame:
+    return pd.DataFrame({
+        "seat": [s["seat"] for s in seats],
+        "bot": [f"{s['bot']} v{s['version']}" for s in seats],
+        "author": [s["author"] for s in seats],
+        "place": [None if s["rank"] is None else s["rank"] + 1 for s in seats],
+        "score": [s["score"] for s in seats],
+        "Δμ": [None if s["mu_after"] is None else s["mu_after"] - s["mu_before"] for s in seats],
+        "faults": [len(s["faults"]) for s in seats],
+        "strikes": [s["strikes"] for s in seats],
+        "forfeited": [s["forfeited"] for s in seats],
+        "rated": ["no: " + (s["unrated_reason"] or "excused") if s["unrated"] or s["unrated_reason"] else "yes"
+                  for s in seats],
+        "page": [bot_link(s["bot_id"], s["version_id"]) for s in seats],
+    })
+
+
+def _faults(seats: list[dict[str, Any]]) -> None:
+    faults = [(s["seat"], s["bot"], f) for s in seats for f in s["faults"]]
+    if not faults:
+        return
+    st.subheader("Faults")
+    st.dataframe(pd.DataFrame({"seat": [seat for seat, _, _ in faults], "bot": [bot for _, bot, _ in faults],
+                               "turn": [f.get("turn") for _, _, f in faults],
+                               "kind": [f.get("kind") for _, _, f in faults],
+                               "reason": [f.get("reason") for _, _, f in faults]}), hide_index=True)
+
+
+def _step_by(key: str, delta: int, last: int) -> None:
+    st.session_state[key] = min(last, max(0, st.session_state.get(key, 0) + delta))
+
+
+def _toggle_play(key: str, last: int) -> None:
+    playing = not st.session_state.get(f"{key}_playing", False)
+    st.session_state[f"{key}_playing"] = playing
+    if playing and st.session_state.get(key, 0) >= last:
+        st.session_state[key] = 0  # play again from the start
+
+
+def replay_viewer(match_id: str, game: str, players: int, views: ReplayViews, over: bool) -> None:
+    """Slider, previous/next and autoplay over the replay's steps, with the picture of the table."""
+    key = f"step_{match_id}"
+    last = len(views) - 1
+    options = [SPECTATOR, *(f"seat {seat}" for seat in range(players))] if over else [SPECTATOR]
+    viewer = st.selectbox("Whose view", options, key=f"{key}_viewer",
+                          help="the spectator's view; after the match, any seat's (its hand, its choices)")
+    seat = None if viewer == SPECTATOR else int(viewer.split()[1])
+    playing = st.session_state.get(f"{key}_playing", False)
+
+    @st.fragment(run_every=AUTOPLAY_S if playing else None)
+    def stepper() -> None:
+        if st.session_state.get(f"{key}_playing", False):
+            if st.session_state.get(key, 0) >= last:
+                st.session_state[f"{key}_playing"] = False
+            else:
+                _step_by(key, 1, last)
+        controls = st.columns([1, 1, 1, 6])
+        controls[0].button("◀ Previous", key=f"{key}_prev", on_click=_step_by, args=(key, -1, last),
+                           disabled=st.session_state.get(key, 0) <= 0)
+        controls[1].button("Next ▶", key=f"{key}_next", on_click=_step_by, args=(key, 1, last),
+                           disabled=st.session_state.get(key, 0) >= last)
+        controls[2].button("Pause" if st.session_state.get(f"{key}_playing") else "Play", key=f"{key}_play",
+                           on_click=_toggle_play, args=(key, last))
+        index = controls[3].slider("Step", 0, last, key=key, label_visibility="collapsed") if last else 0
+        try:
+            step = views[index]
+        except ReplayError as exc:
+            st.error(f"This replay cannot be shown: {exc}")
+            return
+        st.caption(f"Step {index} of {last}" + (" · the end" if step.over else ""))
+        # An <img> of the SVG: st.html would sanitise the markup away; an image is drawn as it is.
+        st.image(board_svg(game, step.view(seat), seat=seat), width="content")
+        st.code(step.text, language=None)
+        if step.result is not None:
+            st.caption(f"Result: {step.result}")
+
+    stepper()
+
+
+def render() -> None:
+    st.title("Match")
+    match_id = (st.query_params.get("match") or "").strip()
+    typed = st.text_input("Match id", value=match_id, key="match_id_input").strip()
+    if typed != match_id:
+        st.query_params["match"] = typed
+        match_id = typed
+    if not match_id:
+        st.info("Open a match from a bot's page or the Live page, or type its id.")
+        return
+    row, seats = match_and_seats(match_id)
+    if row is None:
+        st.warning(f"There is no match {match_id!r}: check the id (bot pages list their matches).")
+        return
+    st.markdown(f"**{row['game']}**, {row['players']} players · "
+                + (f"season **{row['season']}**" if row["season"] else f"a {row['kind']} match")
+                + (f" · attempt {row['attempts']}" if row["attempts"] > 1 else ""))
+    figures = st.columns(2)  # two wide figures: an end reason like "campaign-limit" must fit
+    figures[0].metric("Status", row["status"])
+    figures[1].metric("Ended by", row["end_reason"] or row["void_reason"] or "–")
+    st.subheader("Participants")
+    st.dataframe(seats_frame(seats), hide_index=True, width="stretch",
+                 column_config={"page": st.column_config.LinkColumn(display_text="open"),
+                                "Δμ": st.column_config.NumberColumn(format="%+.2f")})
+    _faults(seats)
+    st.subheader("Replay")
+    if not row["has_replay"]:
+        st.info("No replay stored: the match has not finished." if row["status"] in ("queued", "running")
+                else "No replay was stored for this match.")
+        return
+    try:
+        views = replay(match_id)
+    except ReplayError as exc:
+        st.error(f"This replay cannot be opened: {exc}")
+        return
+    if views is None:
+        st.info("No replay was stored for this match.")
+        return
+    if views.version_note:
+        st.caption(views.version_note)
+    replay_viewer(match_id, row["game"], row["players"], views, over=row["status"] == "finished")
+
+
+render()

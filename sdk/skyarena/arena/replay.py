@@ -1,0 +1,52 @@
+"""``skyarena replay MATCH_ID``: a platform match's public replay, fetched from the Arena and shown.
+
+The local ``skyarena replay FILE`` shows a full replay file; a match played on the platform
+is only available as its public replay (what a spectator saw: public views and the moves the
+game makes public), so this shows that, turn by turn in the same layout.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from skyarena.v1 import arena_pb2 as pb
+
+from .client import arena, echo_json, to_json
+
+
+def fetch(match_id: str, address: str | None = None, token: str | None = None) -> pb.ArenaMatch:
+    response: pb.ArenaMatch = arena(address, token).call("GetMatch", pb.ArenaMatchRequest(match_id=match_id))
+    return response
+
+
+def records(match: pb.ArenaMatch) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in match.public_replay_jsonl.splitlines() if line.strip()]
+
+
+def show(match: pb.ArenaMatch, as_json: bool) -> None:
+    rows = records(match)
+    if as_json:
+        echo_json({"match": to_json(match.summary), "records": rows})
+        return
+    summary = match.summary
+    click.echo(f"match {summary.match_id}: {summary.game}, {summary.players} players, {summary.kind}"
+               + (f" in {summary.season}" if summary.season else "") + f", {summary.status}")
+    if not rows:
+        click.echo("no replay yet: the match is not finished" if summary.status != "void"
+                   else f"void: {summary.void_reason}")
+        return
+    for record in rows[1:]:
+        kind = record["type"]
+        if kind == "step" and record["moves"]:
+            moves = "; ".join(f"seat {m['seat']}: {'(hidden)' if m.get('hidden') else m['action']}"
+                              for m in record["moves"])
+            click.echo(f"turn {record['n']:>4}  {moves}")
+        elif kind == "fault":
+            click.echo(f"fault: turn {record['turn']}, seat {record['seat']}: {record['kind']}"
+                       + (" (forfeit)" if record.get("forfeit") else ""))
+        elif kind == "end":
+            result = record["result"]
+            click.echo(f"end: {result['reason']}; ranks {result['ranks']}; scores {result['scores']}")

@@ -1,0 +1,63 @@
+"""``skyarena token create``: API tokens, issued by an organiser through the Arena, or the first
+organiser token made with direct access to the database (``--bootstrap``, what ``make demo`` runs)."""
+
+from __future__ import annotations
+
+import click
+
+from skyarena.v1 import arena_pb2 as pb
+
+from ..cli import UserError
+from .client import arena, arena_options, echo_json, to_json
+
+
+@click.group("token")
+def command() -> None:
+    """API tokens (organisers)."""
+
+
+@command.command("create")
+@click.option("--account", default="", help="The account the token acts as (created if new; --bootstrap: "
+                                              "default 'organiser').")
+@click.option("--scope", type=click.Choice(["author", "organiser"]), default="author", show_default=True)
+@click.option("--label", default="", help="A note kept with the token.")
+@click.option("--expires", "expires_s", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Expire after this many seconds (default: never).")
+@click.option("--bootstrap", is_flag=True, help="Issue it straight into the database (DATABASE_URL): for the "
+                                                "first organiser token, before any exists.")
+@arena_options
+def create(account: str, scope: str, label: str, expires_s: float | None, bootstrap: bool, address: str | None,
+           token: str | None, as_json: bool) -> None:
+    """Create an API token; it is printed once (only its hash is kept)."""
+    if bootstrap:
+        issued = _bootstrap(account or "organiser", "organiser" if scope == "author" else scope, label, expires_s)
+        result = {"token": issued, "account": account or "organiser", "scope": "organiser", "expires_at": ""}
+    else:
+        if not account:
+            raise UserError("name the account the token is for: --account NAME")
+        response = arena(address, token).call("CreateToken", pb.CreateTokenRequest(
+            account=account, scope=scope, label=label, expires_in_s=expires_s or 0))
+        result = to_json(response)
+    if as_json:
+        echo_json(result)
+        return
+    click.echo(result["token"])
+    click.echo(f"(a {result['scope']} token for {result['account']}; shown only now)", err=True)
+
+
+def _bootstrap(account: str, scope: str, label: str, expires_s: float | None) -> str:
+    try:
+        from workers.store import StoreError, open_database
+        from workers.store.accounts import issue_token
+    except ModuleNotFoundError as exc:
+        raise UserError(f"--bootstrap needs the platform's server parts ({exc.name} is not installed): "
+                        "pip install 'skyarena[server]'") from None
+    try:
+        db = open_database(max_size=1)
+    except StoreError as exc:
+        raise UserError(str(exc)) from None
+    try:
+        with db.connection() as conn:
+            return issue_token(conn, account, scope, label or "bootstrap", expires_s)
+    finally:
+        db.close()

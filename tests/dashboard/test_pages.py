@@ -1,0 +1,303 @@
+"""Every page of the dashboard on a seeded league, as a person sees it (Streamlit's AppTest).
+
+The expected orders and figures come from the store's own reads (`ladders.py`) over the
+same database, so the tests check what the page shows against what the league holds.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboard.stats import wilson_interval
+from tests.dashboard.conftest import SeededDatabase
+from tests.dashboard.league_seed import (
+    AUTHOR_TOKEN,
+    GAMES,
+    ORGANISER_TOKEN,
+    OTHER_AUTHOR_TOKEN,
+    PAUSE_REASON,
+)
+from workers.store import Database, connect
+from workers.store import dashboard_reads as reads
+from workers.store.ladders import frozen_standings, leaderboard
+
+PAGES = Path(__file__).resolve().parents[2] / "dashboard" / "views"
+SVG_DATA_URL = "data:image/svg+xml;base64,"
+TIMEOUT_S = 60  # the first run of a page imports pandas, altair and the engines
+
+
+@pytest.fixture
+def page(seeded: SeededDatabase, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """A function opening one page (with query parameters) on this test's seeded database."""
+    monkeypatch.setenv("DATABASE_URL", seeded.url)
+
+    def open_page(name: str, **query: Any) -> AppTest:
+        app = AppTest.from_file(str(PAGES / f"{name}.py"), default_timeout=TIMEOUT_S)
+        for key, value in query.items():
+            app.query_params[key] = str(value)
+        app.run()
+        assert not app.exception, [e.value for e in app.exception]
+        return app
+
+    yield open_page
+
+
+def store_rows(url: str, read: Any, *args: Any, **kwargs: Any) -> Any:
+    with connect(url) as conn:
+        return read(conn, *args, **kwargs)
+
+
+def select_season(app: AppTest, name: str) -> AppTest:
+    box = app.selectbox(key="ladder_season")
+    index = next(i for i, s in enumerate(box.options) if s.startswith(name + " "))
+    box.select_index(index).run()
+    assert not app.exception, [e.value for e in app.exception]
+    return app
+
+
+def metrics(app: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in app.metric}
+
+
+def chart_specs(app: AppTest) -> list[dict[str, Any]]:
+    return [json.loads(e.proto.spec) for e in app.get("vega_lite_chart")]
+
+
+# ----- Ladders ------------------------------------------------------------------------------
+def test_ladder_lists_the_versions_in_the_stores_order_with_their_figures(page: Any, seeded: SeededDatabase) -> None:
+    app = select_season(page("ladders"), "skyjo-action-spring")
+    table = app.dataframe[0].value
+    expected = store_rows(seeded.url, leaderboard, seeded.league.ladders["skyjo-action"])
+    assert list(table["#"]) == [row["position"] for row in expected] == [1, 2, 3, 4]
+    assert list(zip(table["bot"], table["version"])) == [(row["bot"], row["version"]) for row in expected]
+    assert list(table["μ − 3σ"]) == pytest.approx([row["score"] for row in expected])
+    assert list(table["μ − 3σ"]) == sorted(table["μ − 3σ"], reverse=True)
+    assert sum(table["matches"]) == 2 * 6, "six two-seat matches"
+    assert set(table["author"]) == {"alice", "bob"}
+    assert all(0 <= rate <= 1 for rate in table["win rate"]) and all(len(t) >= 1 for t in table["trend"])
+    assert metrics(app) == {"State": "active", "Played": "6", "In flight": "0", "Void": "0"}
+
+
+def test_ladder_filters_by_author_and_keeps_the_ladders_positions(page: Any, seeded: SeededDatabase) -> None:
+    app = select_season(page("ladders"), "skyjo-action-spring")
+    everyone = app.dataframe[0].value
+    app.text_input(key="ladder_author").input("bob").run()
+    bobs = app.dataframe[0].value
+    assert set(bobs["author"]) == {"bob"} and len(bobs) == 2
+    assert list(bobs["#"]) == [p for p, a in zip(everyone["#"], everyone["author"]) if a == "bob"]
+    app.text_input(key="ladder_author").input("nobody-like-this").run()
+    assert not app.dataframe and "No version matches the filters." in [i.value for i in app.info]
+
+
+def test_sky_team_ranks_by_landing_rate_and_live_progress_counts_matches_in_flight(page: Any) -> None:
+    app = select_season(page("ladders"), "sky-team-spring")
+    assert "landing rate" in app.dataframe[0].value.columns
+    app = select_season(app, "fly-away-spring")
+    assert metrics(app)["In flight"] == "2" and metrics(app)["Played"] == "6"
+
+
+def test_a_closed_season_shows_its_frozen_standings(page: Any, seeded: SeededDatabase) -> None:
+    app = page("ladders")  # the newest season first: the closed one
+    assert app.selectbox(key="ladder_season").value["name"] == "skyjo-winter"
+    assert metrics(app)["State"] == "closed"
+    assert any(c.value.startswith("Closed ") for c in app.caption)
+    frozen = store_rows(seeded.url, frozen_standings, seeded.league.ladders["closed"])
+    table = app.dataframe[0].value
+    assert list(table["#"]) == [s.position for s in frozen]
+    assert list(table["μ"]) == pytest.approx([s.mu for s in frozen])
+    assert "ladder_author" not in [t.key for t in app.text_input], "frozen standings are not filtered"
+
+
+# ----- Bot ----------------------------------------------------------------------------------
+def _bot_id(url: str, version_id: int) -> int:
+    with connect(url) as conn:
+        row = conn.execute("SELECT bot_id FROM bot_versions WHERE id = %s", (version_id,)).fetchone()
+    assert row is not None
+    return int(row["bot_id"])
+
+
+def test_bot_page_shows_versions_history_chart_matches_head_to_head_and_faults(page: Any,
+                                                                               seeded: SeededDatabase) -> None:
+    version = store_rows(seeded.url, reads.match_participants, seeded.league.faulty_match)[0]["version_id"]
+    app = page("bot", bot=_bot_id(seeded.url, version))  # seat 0 of the faulty match: the faulty seat
+    assert [s.value for s in app.subheader] == ["Versions", "Rating history", "Recent matches", "Head to head",
+                                               "Faults by kind"]
+    specs = chart_specs(app)
+    assert len(specs) == 1 and [layer["mark"]["type"] for layer in specs[0]["layer"]] == ["area", "line"]
+    assert specs[0]["layer"][0]["encoding"]["y2"]["field"] == "high", "the ±3σ band"
+    versions, recent, h2h, faults = (d.value for d in app.dataframe)
+    ladder = seeded.league.ladders["skyjo-action"]
+    assert app.selectbox(key=f"bot_ladder_{version}").value["ladder_id"] == ladder, "the active season first"
+    played = store_rows(seeded.url, reads.version_ladders, version)[0]["matches"]
+    assert played < 5 and list(versions["status"]) == [f"placement ({played} of 5 matches)"]
+    stored = store_rows(seeded.url, reads.version_matches, version, ladder, limit=100)
+    assert list(recent["match"]) == [f"/match?match={m['match_id']}" for m in stored]
+    meetings = store_rows(seeded.url, reads.head_to_head, version, ladder)
+    assert list(h2h["meetings"]) == [m["meetings"] for m in meetings] and sum(h2h["meetings"]) == len(stored)
+    for row in h2h.itertuples():
+        low, high = wilson_interval(row.ahead, row.meetings)
+        assert row._7 == pytest.approx(low) and row._8 == pytest.approx(high)
+        assert low <= row._6 <= high
+    assert list(faults["kind"]) == ["timeout"] and list(faults["faults"]) == [1]
+    assert list(faults["example"]) == [f"/match?match={seeded.league.faulty_match}"]
+    assert "Your bot's log" not in [s.value for s in app.subheader], "logs only for the author"
+
+
+def test_only_the_bots_author_reads_its_logs_after_signing_in_once(page: Any, seeded: SeededDatabase) -> None:
+    version = seeded.league.versions["sky-team"][0]  # alice's
+    app = page("bot", bot=_bot_id(seeded.url, version))
+    app.text_input(key="token_author").input("not-a-token")
+    next(b for b in app.button if b.label == "Sign in").click().run()
+    assert any("not a live author token" in e.value for e in app.error)
+    app.text_input(key="token_author").input(OTHER_AUTHOR_TOKEN)
+    next(b for b in app.button if b.label == "Sign in").click().run()
+    assert any("signed in as **bob**" in c.value for c in app.sidebar.caption)
+    assert "Your bot's log" not in [s.value for s in app.subheader], "bob does not read alice's logs"
+    next(b for b in app.button if b.label == "Sign out").click().run()
+    app.text_input(key="token_author").input(AUTHOR_TOKEN)
+    next(b for b in app.button if b.label == "Sign in").click().run()
+    assert "Your bot's log" in [s.value for s in app.subheader]
+    shown = app.selectbox(key="log_match").value
+    assert f"thinking in match {shown['match_id']}" in app.code[0].value
+    app.run()  # the same session: still signed in, the token is not asked again
+    assert "token_author" not in [t.key for t in app.text_input]
+
+
+def test_a_paused_version_says_why_and_an_unknown_bot_offers_the_search(page: Any, seeded: SeededDatabase) -> None:
+    app = page("bot", bot=_bot_id(seeded.url, seeded.league.paused_version))
+    assert list(app.dataframe[0].value["status"]) == [f"paused: {PAUSE_REASON}"]
+    app = page("bot", bot=999999)
+    assert "There is no bot 999999: search for it below." in [w.value for w in app.warning]
+    app.text_input(key="bot_search").input("fly-away").run()
+    found = app.dataframe[0].value
+    assert len(found) == 4 and set(found["game"]) == {"fly-away"} and list(found["bot"]) == sorted(found["bot"])
+
+
+# ----- Match --------------------------------------------------------------------------------
+def _picture(app: AppTest) -> str:
+    """The SVG of the replay's picture (an image with a data URL)."""
+    urls = [image.proto.imgs[0].url for image in app.get("image")]
+    assert len(urls) == 1 and urls[0].startswith(SVG_DATA_URL), urls
+    svg = base64.b64decode(urls[0][len(SVG_DATA_URL):]).decode()
+    assert svg.startswith("<svg")
+    return svg
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_games_replay_steps_turn_by_turn_with_its_picture(page: Any, seeded: SeededDatabase,
+                                                               game: str) -> None:
+    match_id = seeded.league.matches[game][0]
+    app = page("match", match=match_id)
+    seats = app.dataframe[0].value
+    stored = store_rows(seeded.url, reads.match_participants, match_id)
+    assert list(seats["seat"]) == [0, 1] and list(seats["bot"]) == [f"{s['bot']} v{s['version']}" for s in stored]
+    assert list(seats["place"]) == [s["rank"] + 1 for s in stored]
+    assert metrics(app)["Status"] == "finished"
+    slider = app.slider(key=f"step_{match_id}")
+    first = _picture(app)
+    assert slider.value == 0 and f'class="board {game}"' in first and "spectator" in first
+    app.button(key=f"step_{match_id}_next").click().run()
+    assert app.slider(key=f"step_{match_id}").value == 1 and app.code[0].value.startswith("move 1: ")
+    app.button(key=f"step_{match_id}_prev").click().run()
+    assert app.slider(key=f"step_{match_id}").value == 0 and _picture(app) == first
+    last = int(slider.max)
+    app.slider(key=f"step_{match_id}").set_value(last).run()
+    assert any(c.value == f"Step {last} of {last} · the end" for c in app.caption)
+    assert app.button(key=f"step_{match_id}_next").disabled
+    spectator = _picture(app)
+    assert app.selectbox(key=f"step_{match_id}_viewer").options == ["spectator", "seat 0", "seat 1"]
+    app.selectbox(key=f"step_{match_id}_viewer").select("seat 0").run()
+    seat_view = _picture(app)
+    assert seat_view != spectator and "spectator" not in seat_view
+
+
+def test_autoplay_advances_a_step_each_tick_until_paused(page: Any, seeded: SeededDatabase) -> None:
+    match_id = seeded.league.matches["skyjo-action"][1]
+    app = page("match", match=match_id)
+    app.button(key=f"step_{match_id}_play").click().run()
+    assert app.button(key=f"step_{match_id}_play").label == "Pause"
+    steps = [app.slider(key=f"step_{match_id}").value]
+    for _ in range(3):
+        app.run()  # what each run_every tick does
+        steps.append(app.slider(key=f"step_{match_id}").value)
+    assert steps == [1, 2, 3, 4]
+    app.button(key=f"step_{match_id}_play").click().run()
+    app.run()
+    assert app.slider(key=f"step_{match_id}").value == 4 and app.button(key=f"step_{match_id}_play").label == "Play"
+
+
+def test_a_match_shows_its_faults_and_an_unfinished_one_has_no_replay_yet(page: Any, seeded: SeededDatabase) -> None:
+    app = page("match", match=seeded.league.faulty_match)
+    assert "Faults" in [s.value for s in app.subheader]
+    faults = app.dataframe[1].value
+    assert list(faults["kind"]) == ["timeout"] and list(faults["seat"]) == [0]
+    app = page("match", match=seeded.league.in_flight[0])
+    assert metrics(app)["Status"] == "running"
+    assert "No replay stored: the match has not finished." in [i.value for i in app.info]
+    app = page("match", match="no-such-match")
+    assert any("There is no match 'no-such-match'" in w.value for w in app.warning)
+
+
+# ----- Live ---------------------------------------------------------------------------------
+def test_live_lists_running_then_queued_matches(page: Any, seeded: SeededDatabase) -> None:
+    app = page("live")
+    assert metrics(app) == {"Running": "1", "Queued": "1"}
+    table = app.dataframe[0].value
+    assert list(table["match"]) == [f"/match?match={m}" for m in seeded.league.in_flight]
+    assert list(table["status"]) == ["running", "queued"]
+    seats = store_rows(seeded.url, reads.match_participants, seeded.league.in_flight[0])
+    assert list(table["seats"]) == [", ".join(f"{s['bot']} v{s['version']}" for s in seats)] * 2
+
+
+# ----- Organiser ----------------------------------------------------------------------------
+def test_organiser_runs_a_season_and_pauses_and_reinstates_a_version(page: Any, seeded: SeededDatabase) -> None:
+    app = page("organiser")
+    assert "Sign in with an organiser token to run seasons and pause versions." in [i.value for i in app.info]
+    app.text_input(key="token_organiser").input(AUTHOR_TOKEN)
+    next(b for b in app.button if b.label == "Sign in").click().run()
+    assert any("not a live organiser token" in e.value for e in app.error), "an author is not an organiser"
+    app.text_input(key="token_organiser").input(ORGANISER_TOKEN)
+    next(b for b in app.button if b.label == "Sign in").click().run()
+
+    app.text_input(key="new_season_name").input("summer")
+    app.text_input(key="new_season_players").input("2,3")
+    next(b for b in app.button if b.label == "Create").click().run()
+    assert [s.value for s in app.success] == ["season summer created (draft): start it when its bots are ready"]
+    season = next(s for s in store_rows(seeded.url, reads.seasons) if s["name"] == "summer")
+    assert season["state"] == "draft" and sorted(season["ladders"]) == ["2", "3"]
+    app.text_input(key="new_season_name").input("summer")
+    next(b for b in app.button if b.label == "Create").click().run()
+    assert any("exists already" in e.value for e in app.error)
+
+    app.button(key=f"start_{season['id']}").click().run()
+    app.button(key=f"close_{season['id']}").click().run()
+    assert next(s for s in store_rows(seeded.url, reads.seasons) if s["name"] == "summer")["state"] == "closed"
+
+    app.text_input(key="organiser_bot").input("skybirds").run()
+    chosen = app.selectbox(key="organiser_active_version").value
+    app.button[[b.label for b in app.button].index("Pause")].click().run()
+    assert any("say why" in e.value for e in app.error), "a pause needs its reason"
+    app.text_input(key="pause_reason").input("crashes the referee")
+    app.button[[b.label for b in app.button].index("Pause")].click().run()
+    paused = store_rows(seeded.url, reads.versions_by_status, "paused", bot="skybirds", limit=10)
+    assert [(v["id"], v["status_message"]) for v in paused] == [(chosen["id"], "crashes the referee")]
+    app.radio(key="organiser_status").set_value("paused").run()
+    assert app.selectbox(key="organiser_paused_version").value["id"] == chosen["id"]
+    app.button[[b.label for b in app.button].index("Reinstate")].click().run()
+    assert not store_rows(seeded.url, reads.versions_by_status, "paused", bot="skybirds", limit=10)
+
+
+def test_the_store_reads_refuse_nothing_on_an_empty_database(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fresh platform: every page says what to do instead of failing."""
+    monkeypatch.setenv("DATABASE_URL", db.url)
+    for name, expected in (("ladders", "No seasons yet"), ("live", "No match is in flight"),
+                           ("bot", "No bots yet")):
+        app = AppTest.from_file(str(PAGES / f"{name}.py"), default_timeout=TIMEOUT_S).run()
+        assert not app.exception and any(i.value.startswith(expected) for i in app.info), name

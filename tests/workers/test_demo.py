@@ -1,0 +1,130 @@
+"""`skyarena demo` end to end, headless, on a fresh data folder with the embedded services.
+
+The first run goes from nothing (no database, no broker) to a rated match of every game and
+stops by itself (``--until-rated 1``); the second is interrupted with SIGINT, as Ctrl-C
+would, and must find the first run's data: the same seasons, the house bots' versions
+recognised by their content hash rather than stored again. After each run no process it
+started may be left: not its children's process groups, not the embedded servers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from referee.games import GAMES
+from skyarena.games import house_bots
+
+SKYARENA = str(Path(sys.executable).parent / "skyarena")
+RUN_TIMEOUT_S = 420      # two minutes is the target on a quiet machine; CI shares two cores with the suite
+HOUSE_BOTS = {f"{game}-{bot}" for game in GAMES for bot in house_bots(game)}   # the demo's bot names
+HOUSE_VERSIONS = len(HOUSE_BOTS)
+
+
+@pytest.fixture
+def data_dir() -> Iterator[Path]:
+    # Short, under /tmp: unix socket paths (Postgres, Redis) must stay under 108 bytes.
+    folder = Path(tempfile.mkdtemp(prefix="skd-", dir="/tmp"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def demo_command(data_dir: Path, *extra: str) -> list[str]:
+    return [SKYARENA, "demo", "--data-dir", str(data_dir), "--no-browser", "--arena-port", "0",
+            "--dashboard-port", "0", *extra]
+
+
+def fresh_machine_env() -> dict[str, str]:
+    """No services configured: the demo must bring its own."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "SKYARENA_REFEREES",
+                                                             "SKYARENA_SERVICE_TOKEN", "SKYARENA_DATA_DIR")}
+    return env
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is gone for every purpose but its table entry.
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def leftovers(data_dir: Path) -> list[str]:
+    """Processes of the run still there: its children's groups, and anything naming the data folder."""
+    state = json.loads((data_dir / "demo" / "processes.json").read_text())
+    found = [f"{c['name']} (pid {c['pid']})" for c in state["children"] if alive(c["pid"])]
+    for child in state["children"]:
+        group = subprocess.run(["pgrep", "-g", str(child["pid"])], capture_output=True, text=True).stdout.split()
+        found += [f"pid {pid} in {child['name']}'s group" for pid in group if alive(int(pid))]
+    named = subprocess.run(["pgrep", "-f", str(data_dir)], capture_output=True, text=True).stdout.split()
+    found += [f"pid {pid} using {data_dir}" for pid in named if alive(int(pid))]
+    return found
+
+
+def wait_gone(data_dir: Path, timeout_s: float = 30) -> list[str]:
+    """Leftovers after a grace (the embedded servers stop as the launcher exits, asynchronously)."""
+    deadline = time.monotonic() + timeout_s
+    while (left := leftovers(data_dir)) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    return left
+
+
+def store_counts(data_dir: Path) -> tuple[dict[str, tuple[int, int]], dict[str, int]]:
+    """(season id, finished matches) per demo season's game, and the versions of each house bot."""
+    with psycopg.connect(host=str(data_dir / "postgres"), user="postgres", dbname="postgres") as conn:
+        seasons = {game: (sid, n) for game, sid, n in conn.execute(
+            "SELECT s.game, s.id, count(m.id) FILTER (WHERE m.status = 'finished')"
+            " FROM seasons s LEFT JOIN matches m ON m.season_id = s.id WHERE s.name LIKE 'demo-%'"
+            " GROUP BY s.game, s.id")}
+        versions = dict(conn.execute(
+            "SELECT b.name, count(v.id) FROM bots b JOIN bot_versions v ON v.bot_id = b.id"
+            " JOIN accounts a ON a.id = b.account_id WHERE a.name = 'house' AND b.name = ANY(%s) GROUP BY b.name",
+            (sorted(HOUSE_BOTS),)).fetchall())
+    return seasons, versions
+
+
+def test_demo_reaches_rated_matches_of_every_game_then_stops_everything_and_reuses_its_data(data_dir: Path) -> None:
+    env = fresh_machine_env()
+    first = subprocess.run(demo_command(data_dir, "--until-rated", "1", "--duration", str(RUN_TIMEOUT_S - 60)),
+                           env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert f"house bots: {HOUSE_VERSIONS} versions ({HOUSE_VERSIONS} new" in first.stdout
+    assert "stopped every process" in first.stderr
+    assert wait_gone(data_dir) == []
+
+    second = subprocess.Popen(demo_command(data_dir), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True)
+    assert second.stdout is not None
+    output = []
+    try:
+        deadline = time.monotonic() + RUN_TIMEOUT_S
+        for line in second.stdout:
+            output.append(line)
+            if "rated matches:" in line or time.monotonic() > deadline:
+                break
+        assert any("rated matches:" in line for line in output), "".join(output)
+        seasons, versions = store_counts(data_dir)
+    finally:
+        second.send_signal(signal.SIGINT)
+        rest, _ = second.communicate(timeout=120)
+    text = "".join(output) + rest
+    assert second.returncode == 0, text
+    assert f"house bots: {HOUSE_VERSIONS} versions (0 new, {HOUSE_VERSIONS} already submitted)" in text
+    assert "stopped every process" in text
+    assert set(seasons) == set(GAMES), seasons                         # one season per game, the same ones
+    assert all(finished >= 1 for _, finished in seasons.values()), seasons  # the first run's rated matches
+    assert versions == dict.fromkeys(HOUSE_BOTS, 1)                    # content-hashed: no second copy
+    assert wait_gone(data_dir) == []

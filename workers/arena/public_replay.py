@@ -1,0 +1,53 @@
+"""A stored match as a spectator would have seen it: public views and public moves only.
+
+The store keeps the referee's full replay (every hand, deck and chance outcome), which the
+Arena never hands out. Instead it re-plays the moves on a fresh engine (the engines are
+deterministic from the header) and writes, step by step, what the referee's ``Watch``
+stream shows: ``public_view()`` after each step and each move through the referee's own
+visibility rule (`referee.service.visibility`), a hidden move only saying that its seat
+moved. The seed and the ``setup`` option (which would reveal the deal) are left out, as are
+the chance records; faults keep their kind but not their reason (a reason can name a
+hidden card), exactly as spectators get them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from referee.games import make
+from referee.games.core import replay as replay_io
+from referee.service import visibility
+
+
+def public_records(document: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The public replay (JSON-line records) of a stored replay document (`play.replay_document`)."""
+    header = document["header"]
+    state = make(header["game"], header["players"], header["seed"], header.get("options") or {})
+    visible = visibility.policy(state)
+    records: list[dict[str, Any]] = [{"type": "header", "game": header["game"], "version": header.get("version"),
+                                      "players": header["players"], "options": state.public_options()},
+                                     {"type": "step", "n": 0, "public_view": state.public_view(), "moves": []}]
+    match = document.get("match") or {}
+    faults: dict[int, list[dict[str, Any]]] = {}
+    for fault in match.get("faults", []):
+        faults.setdefault(int(fault["turn"]), []).append(
+            {"type": "fault", "turn": fault["turn"], "seat": fault["seat"], "kind": fault["kind"],
+             "strike": fault.get("strike"), "forfeit": fault.get("forfeit", False)})
+    for n, record in enumerate(document.get("moves", []), start=1):
+        records.extend(faults.get(n, []))
+        actions = {int(seat): state.parse_action(int(seat), text) for seat, text in record["actions"].items()}
+        state.apply(actions)
+        moves = []
+        for seat, action in sorted(actions.items()):
+            text = visible(seat, action)
+            moves.append({"seat": seat, "hidden": True} if text is None else {"seat": seat, "action": text})
+        records.append({"type": "step", "n": n, "public_view": state.public_view(), "moves": moves})
+    end = document.get("end") or {}
+    if "result" in end:
+        records.append({"type": "end", "result": end["result"], "forfeited": match.get("forfeited", [])})
+    return records
+
+
+def public_jsonl(document: Mapping[str, Any]) -> str:
+    return replay_io.dumps(public_records(document))

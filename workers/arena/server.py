@@ -1,0 +1,111 @@
+"""The Arena's gRPC server: the Arena service plus health checking and reflection.
+
+A thread-pool server (the store is psycopg's blocking pool; a submission's sandbox check
+runs its own short event loop), with message caps that let one archive chunk through and
+nothing much bigger. The schema is checked before the port opens (`open_database`), so an
+Arena never serves a store it does not understand.
+
+    server = ArenaServer(db, dispatch)
+    port = server.start("127.0.0.1:0")
+    ...
+    server.stop()
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from concurrent import futures
+from types import FrameType
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from referee.service.logs import configure
+from skyarena.v1 import arena_pb2 as pb
+from skyarena.v1 import arena_pb2_grpc as pb_grpc
+from workers.store import Database
+
+from .archive import ArchiveLimits
+from .intake import Dispatch
+from .metrics import ArenaMetrics
+from .service import LOGGER_NAME, ArenaService, log
+
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Arena"].full_name
+
+# Calls served at once: each holds a store connection or a sandbox check for its duration.
+MAX_WORKERS = 16
+# An upload arrives in chunks of at most this (the client sends 64 KiB); any other message is small.
+MAX_RECEIVE_BYTES = 1 << 20
+# The largest answer: a long match's public replay, or a capped bot log.
+MAX_SEND_BYTES = 64 << 20
+STOP_GRACE_S = 10.0
+
+
+def configure_logs(level: str = "info", fmt: str = "json") -> None:
+    """JSON lines on stderr (or text for people), the referee's format, under ``skyarena.arena``."""
+    configure(level, fmt, LOGGER_NAME)
+
+
+class ArenaServer:
+    def __init__(self, db: Database, dispatch: Dispatch, limits: ArchiveLimits | None = None,
+                 metrics: ArenaMetrics | None = None, sandbox_backend: str = "auto") -> None:
+        self.metrics = metrics or ArenaMetrics()
+        self.service = ArenaService(db, dispatch, limits, self.metrics, sandbox_backend)
+        self.health = health.HealthServicer()
+        self.server: grpc.Server | None = None
+        self.port = 0
+
+    def start(self, listen: str) -> int:
+        """Bind and serve; returns the bound port (``listen`` may end in ``:0``)."""
+        server = grpc.server(futures.ThreadPoolExecutor(max_workers=MAX_WORKERS, thread_name_prefix="arena"),
+                             options=[
+                                 ("grpc.max_receive_message_length", MAX_RECEIVE_BYTES),
+                                 ("grpc.max_send_message_length", MAX_SEND_BYTES),
+                                 # One process per port: a second Arena on the same port fails loudly.
+                                 ("grpc.so_reuseport", 0),
+                             ])
+        pb_grpc.add_ArenaServicer_to_server(self.service, server)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
+        reflection.enable_server_reflection(
+            (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name, reflection.SERVICE_NAME),
+            server)
+        self.port = server.add_insecure_port(listen)
+        if self.port == 0:
+            raise OSError(f"cannot listen on {listen}")
+        server.start()
+        self.health.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+        self.health.set("", health_pb2.HealthCheckResponse.SERVING)
+        self.server = server
+        log.info("arena_listening", listen=listen, port=self.port,
+                 limits=vars(self.service.limits))
+        return self.port
+
+    def stop(self, grace_s: float = STOP_GRACE_S) -> None:
+        """NOT_SERVING first (load balancers stop sending), then let running calls finish."""
+        self.health.enter_graceful_shutdown()
+        if self.server is not None:
+            self.server.stop(grace_s).wait()
+        log.info("arena_stopped")
+
+
+def serve(server: ArenaServer, listen: str, metrics_listen: str | None = None) -> None:
+    """Run until SIGINT/SIGTERM, then stop gracefully."""
+    server.start(listen)
+    if metrics_listen:
+        host, _, port = metrics_listen.rpartition(":")
+        bound = server.metrics.serve(host or "127.0.0.1", int(port))
+        log.info("metrics_listening", listen=f"{host or '127.0.0.1'}:{bound}")
+        print(f"metrics on http://{host or '127.0.0.1'}:{bound}/metrics", flush=True)
+    stop = threading.Event()
+
+    def request_stop(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, request_stop)
+    print(f"arena listening on {listen.rpartition(':')[0]}:{server.port}", flush=True)
+    stop.wait()
+    log.info("shutdown_requested")
+    server.stop()

@@ -1,0 +1,363 @@
+"""The Arena's calls: each checks the caller's token, reads or changes the store, answers.
+
+Handlers are plain synchronous methods run on the server's thread pool (the store is
+psycopg's blocking pool). `_call` wraps every one: it times it, turns the platform's errors
+into gRPC statuses whose message says what to do, and logs one JSON line per call (never a
+token). Authors see and change only their own bots; organisers everyone's.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+import grpc
+
+from referee.games import GAMES, SkyarenaError
+from referee.service.logs import EventLog
+from skyarena.v1 import arena_pb2 as pb
+from skyarena.v1 import arena_pb2_grpc as pb_grpc
+from workers.seasons import SeasonError, SeasonSpec
+from workers.store import Conflict, Database, NotFound, queue
+from workers.store import submissions as store
+from workers.store.accounts import Account, issue_token
+from workers.store.ladders import frozen_standings, leaderboard, rating_history
+from workers.store.results import decompress_replay
+from workers.store.seasons import Season, close_season, create_season, get_season, season_summary, start_season
+
+from .archive import NAME_PATTERN, ArchiveLimits, ArchiveRefused
+from .auth import AUTHOR_SCOPES, ORGANISER_SCOPES, CallRefused, authenticate, is_organiser, require_owner
+from .intake import Dispatch, Intake, UploadTooLarge, receive
+from .metrics import ArenaMetrics
+from .public_replay import public_jsonl
+
+LOGGER_NAME = "skyarena.arena"
+log = EventLog(LOGGER_NAME)
+R = TypeVar("R")
+DEFAULT_LIMIT = 100
+MAX_LIMIT = 1000
+ISSUABLE_SCOPES = ("author", "organiser")  # service tokens are made by operators with database access
+
+
+def _stamp(value: Any) -> str:
+    return value.isoformat() if value is not None else ""
+
+
+def _call(method: Callable[..., R]) -> Callable[..., R]:
+    """Metrics, error mapping and a log line around one handler."""
+    name = method.__name__
+
+    @functools.wraps(method)
+    def handler(self: ArenaService, request: Any, context: grpc.ServicerContext) -> R:
+        started = time.perf_counter()
+        code = grpc.StatusCode.OK
+        try:
+            return method(self, request, context)
+        except CallRefused as exc:
+            code, message = exc.code, exc.message
+        except UploadTooLarge as exc:
+            code, message = grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc)
+        except (ArchiveRefused, SeasonError, ValueError) as exc:
+            code, message = grpc.StatusCode.INVALID_ARGUMENT, str(exc)
+        except NotFound as exc:
+            code, message = grpc.StatusCode.NOT_FOUND, str(exc)
+        except Conflict as exc:
+            code, message = grpc.StatusCode.FAILED_PRECONDITION, str(exc)
+        except SkyarenaError as exc:  # a store outage and the like: the operator's to fix
+            code, message = grpc.StatusCode.UNAVAILABLE, f"the Arena cannot serve this now: {exc}"
+        except Exception as exc:
+            code, message = grpc.StatusCode.INTERNAL, "the Arena failed on this call; try again, and tell the " \
+                                                      "organisers if it keeps failing"
+            log.error("call_failed", exc_info=True, method=name, error=f"{type(exc).__name__}: {exc}")
+        finally:
+            seconds = time.perf_counter() - started
+            self.metrics.calls.labels(name, code.name).inc()
+            self.metrics.latency.labels(name).observe(seconds)
+            log.info("call", method=name, code=code.name, seconds=round(seconds, 4))
+        context.abort(code, message)
+        raise AssertionError("unreachable: abort raises")
+
+    return handler
+
+
+def version_info(row: dict[str, Any]) -> pb.BotVersionInfo:
+    return pb.BotVersionInfo(
+        id=row["id"], bot=row["bot"], number=row["number"], game=row["game"], status=row["status"],
+        status_message=row["status_message"], archive_sha256=row["archive_sha256"],
+        manifest_json=json.dumps(row["manifest"], sort_keys=True), smoke_match_id=row["smoke_match_id"] or "",
+        created_at=_stamp(row["created_at"]), status_changed_at=_stamp(row["status_changed_at"]),
+        account=row["account"])
+
+
+def match_summary(row: dict[str, Any]) -> pb.MatchSummary:
+    seats = [pb.MatchSeat(seat=s["seat"], version_id=s["version_id"], bot=s["bot"], version=s["version"],
+                          rank=-1 if s["rank"] is None else s["rank"], score=s["score"] or 0.0, strikes=s["strikes"],
+                          forfeited=s["forfeited"], account=s["account"]) for s in row["seats"] or []]
+    return pb.MatchSummary(match_id=row["id"], kind=row["kind"], season=row["season"] or "", game=row["game"],
+                           players=row["players"], status=row["status"], end_reason=row["end_reason"] or "",
+                           void_reason=row["void_reason"] or "", seats=seats, finished_at=_stamp(row["finished_at"]))
+
+
+def _limit(requested: int) -> int:
+    return DEFAULT_LIMIT if requested <= 0 else min(requested, MAX_LIMIT)
+
+
+class ArenaService(pb_grpc.ArenaServicer):
+    def __init__(self, db: Database, dispatch: Dispatch, limits: ArchiveLimits | None = None,
+                 metrics: ArenaMetrics | None = None, sandbox_backend: str = "auto") -> None:
+        self.db = db
+        self.limits = limits or ArchiveLimits()
+        self.metrics = metrics or ArenaMetrics()
+        self.intake = Intake(db, self.limits, dispatch, sandbox_backend)
+
+    def _author(self, context: grpc.ServicerContext) -> Account:
+        return authenticate(self.db, context.invocation_metadata(), AUTHOR_SCOPES)
+
+    def _organiser(self, context: grpc.ServicerContext) -> Account:
+        return authenticate(self.db, context.invocation_metadata(), ORGANISER_SCOPES)
+
+    def _own_version(self, account: Account, version_id: int) -> dict[str, Any]:
+        with self.db.connection() as conn:
+            row = store.version(conn, version_id)
+        require_owner(account, row["account_id"], f"version {version_id}")
+        return row
+
+    # ----- authors ----------------------------------------------------------------------
+    @_call
+    def SubmitVersion(self, request_iterator: Iterator[pb.SubmitChunk],  # type: ignore[override]
+                      context: grpc.ServicerContext) -> pb.SubmitVersionResponse:
+        account = self._author(context)
+        try:
+            upload = receive(request_iterator, self.limits)
+            self.metrics.upload_bytes.inc(len(upload.data))
+            submitted = self.intake.submit(account.name, upload)
+        except ArchiveRefused as exc:
+            self.metrics.submissions.labels("refused").inc()
+            log.info("submission_refused", account=account.name, reason=str(exc))
+            raise
+        self.metrics.submissions.labels("existing" if submitted.existing else "stored").inc()
+        with self.db.connection() as conn:
+            row = store.version(conn, submitted.version_id)
+        log.info("submission_stored", account=account.name, version_id=submitted.version_id,
+                 existing=submitted.existing, bot=row["bot"], game=row["game"])
+        return pb.SubmitVersionResponse(version=version_info(row), existing=submitted.existing)
+
+    @_call
+    def ListBots(self, request: pb.ListBotsRequest, context: grpc.ServicerContext) -> pb.ListBotsResponse:
+        account = self._author(context)
+        with self.db.connection() as conn:
+            rows = store.bots(conn, None if is_organiser(account) else account.id, request.game)
+        response = pb.ListBotsResponse()
+        by_bot: dict[int, pb.BotInfo] = {}
+        for row in rows:
+            bot = by_bot.get(row["bot_id"])
+            if bot is None:
+                bot = by_bot[row["bot_id"]] = response.bots.add(name=row["bot"], game=row["game"],
+                                                                account=row["account"],
+                                                                retired=row["retired_at"] is not None)
+            bot.versions.append(version_info(row))
+        return response
+
+    @_call
+    def GetVersion(self, request: pb.GetVersionRequest, context: grpc.ServicerContext) -> pb.BotVersionInfo:
+        return version_info(self._own_version(self._author(context), request.version_id))
+
+    @_call
+    def RetireBot(self, request: pb.RetireBotRequest, context: grpc.ServicerContext) -> pb.BotInfo:
+        account = self._author(context)
+        if request.account and request.account != account.name and not is_organiser(account):
+            raise CallRefused(grpc.StatusCode.PERMISSION_DENIED, "only organisers may retire another account's bot")
+        with self.db.connection() as conn:
+            owner = store.account_by_name(conn, request.account) if request.account else account.id
+            bot_id = store.retire_bot(conn, owner, request.bot)
+            rows = [r for r in store.bots(conn, owner) if r["bot_id"] == bot_id]
+        log.info("bot_retired", account=account.name, bot=request.bot)
+        first = rows[0]
+        return pb.BotInfo(name=first["bot"], game=first["game"], account=first["account"], retired=True,
+                          versions=[version_info(r) for r in rows])
+
+    @_call
+    def GetStandings(self, request: pb.GetStandingsRequest, context: grpc.ServicerContext) -> pb.Standings:
+        self._author(context)
+        limit = _limit(request.limit)
+        with self.db.connection() as conn:
+            season = get_season(conn, request.season)
+            response = pb.Standings(season=season.name, game=season.game, state=season.state)
+            for players, ladder_id in sorted(season.ladders.items()):
+                ladder = response.ladders.add(players=players)
+                if season.state == "closed":
+                    names = {r["version_id"]: r for r in leaderboard(conn, ladder_id, MAX_LIMIT)}
+                    for s in frozen_standings(conn, ladder_id)[:limit]:
+                        named = names.get(s.version_id, {})
+                        ladder.rows.add(position=s.position, version_id=s.version_id, bot=named.get("bot", ""),
+                                        version=named.get("version", 0), mu=s.mu, sigma=s.sigma, score=s.score,
+                                        matches=s.matches)
+                else:
+                    for r in leaderboard(conn, ladder_id, limit):
+                        ladder.rows.add(position=r["position"], version_id=r["version_id"], bot=r["bot"],
+                                        version=r["version"], mu=r["mu"], sigma=r["sigma"], score=r["score"],
+                                        matches=r["matches"])
+        return response
+
+    @_call
+    def ListMatches(self, request: pb.ListMatchesRequest, context: grpc.ServicerContext) -> pb.ListMatchesResponse:
+        self._author(context)  # results are public: any author may see any version's matches
+        with self.db.connection() as conn:
+            store.version(conn, request.version_id)
+            rows = store.version_matches(conn, request.version_id, _limit(request.limit))
+        return pb.ListMatchesResponse(matches=[match_summary(r) for r in rows])
+
+    @_call
+    def GetRatingHistory(self, request: pb.GetRatingHistoryRequest,
+                         context: grpc.ServicerContext) -> pb.RatingHistory:
+        self._author(context)
+        with self.db.connection() as conn:
+            store.version(conn, request.version_id)
+            season = get_season(conn, request.season)
+            ladder_id = self._ladder(conn, season, request.version_id, request.players)
+            players = next(p for p, lid in season.ladders.items() if lid == ladder_id)
+            rows = rating_history(conn, request.version_id, ladder_id)
+        return pb.RatingHistory(version_id=request.version_id, season=season.name, players=players, changes=[
+            pb.RatingChange(match_id=r["match_id"], seq=r["seq"], mu_before=r["mu_before"],
+                            sigma_before=r["sigma_before"], mu_after=r["mu_after"], sigma_after=r["sigma_after"],
+                            rank=-1 if r["rank"] is None else r["rank"], unrated_reason=r["unrated_reason"] or "")
+            for r in rows])
+
+    @staticmethod
+    def _ladder(conn: Any, season: Season, version_id: int, players: int) -> int:
+        if players:
+            if players not in season.ladders:
+                raise NotFound(f"season {season.name} has no {players}-player ladder: it has "
+                               f"{', '.join(map(str, sorted(season.ladders)))}")
+            return season.ladders[players]
+        played = store.version_ladders(conn, version_id, season.id)
+        if len(played) == 1:
+            return int(played[0]["id"])
+        if not played:
+            raise NotFound(f"version {version_id} has no rating in season {season.name} yet")
+        raise ValueError(f"version {version_id} plays on several ladders of {season.name}: pass players "
+                         f"({', '.join(str(p['players']) for p in played)})")
+
+    @_call
+    def GetMatch(self, request: pb.ArenaMatchRequest, context: grpc.ServicerContext) -> pb.ArenaMatch:
+        self._author(context)  # a match's result and its public replay are public
+        with self.db.connection() as conn:
+            row = store.match(conn, request.match_id)
+            data = store.replay_data(conn, request.match_id)
+        replay = public_jsonl(decompress_replay(data)) if data is not None else ""
+        return pb.ArenaMatch(summary=match_summary(row), public_replay_jsonl=replay)
+
+    @_call
+    def GetBotLog(self, request: pb.GetBotLogRequest, context: grpc.ServicerContext) -> pb.BotLog:
+        account = self._author(context)
+        with self.db.connection() as conn:
+            row = store.match(conn, request.match_id)
+            seats = row["seats"] or []
+            if request.seat >= 0:
+                chosen = [s for s in seats if s["seat"] == request.seat]
+                if not chosen:
+                    raise NotFound(f"match {request.match_id} has no seat {request.seat}")
+            else:
+                chosen = [s for s in seats if s["account_id"] == account.id]
+                if not chosen:
+                    raise CallRefused(grpc.StatusCode.PERMISSION_DENIED,
+                                      f"none of your bots played match {request.match_id}: you may read only "
+                                      "your own bots' logs")
+            seat = chosen[0]
+            if seat["account_id"] != account.id:  # organisers too: a log may hold the author's own secrets
+                raise CallRefused(grpc.StatusCode.PERMISSION_DENIED,
+                                  f"seat {seat['seat']} of match {request.match_id} is another account's bot: "
+                                  "you may read only your own bots' logs")
+            found = store.bot_log(conn, request.match_id, seat["seat"])
+        if found is None:
+            raise NotFound(f"match {request.match_id} has no log for seat {seat['seat']} (yet): logs are kept "
+                           "once a match is finished")
+        return pb.BotLog(match_id=request.match_id, seat=seat["seat"], version_id=found["version_id"],
+                         log=bytes(found["log"]), truncated=found["truncated"])
+
+    # ----- organisers -------------------------------------------------------------------
+    def _season_info(self, conn: Any, season: Season) -> pb.SeasonInfo:
+        summary = {**season_summary(season), **queue.season_settings(conn, season.id),
+                   "matches": queue.season_match_counts(conn, season.id)}
+        return pb.SeasonInfo(name=season.name, game=season.game, state=season.state,
+                             player_counts=list(season.player_counts), summary_json=json.dumps(summary, default=str))
+
+    @_call
+    def CreateSeason(self, request: pb.CreateSeasonRequest, context: grpc.ServicerContext) -> pb.SeasonInfo:
+        account = self._organiser(context)
+        if request.game not in GAMES:
+            raise ValueError(f"unknown game {request.game!r}: choose one of {', '.join(sorted(GAMES))}")
+        options = json.loads(request.options_json) if request.options_json else {}
+        if not isinstance(options, dict):
+            raise ValueError('options_json must be a JSON object such as {"max_rounds": 20}')
+        counts = tuple(request.player_counts) or (GAMES[request.game].min_players,)
+        defaults = SeasonSpec(request.name, request.game, counts)
+        spec = SeasonSpec(request.name, request.game, counts, options, request.move_s or defaults.move_s,
+                          request.bank_s or defaults.bank_s, request.first_move_s or defaults.first_move_s,
+                          request.strike_limit or defaults.strike_limit,
+                          request.matches_in_flight or defaults.matches_in_flight)
+        for count in counts:
+            GAMES[request.game].validate(count, options)
+        with self.db.connection() as conn:
+            season = create_season(conn, spec)
+            if request.start:
+                season = start_season(conn, request.name)
+            info = self._season_info(conn, season)
+        log.info("season_created", account=account.name, season=request.name, state=season.state)
+        return info
+
+    def _transition(self, request: pb.SeasonRequest, context: grpc.ServicerContext,
+                    action: Callable[[Any, str], Season]) -> pb.SeasonInfo:
+        account = self._organiser(context)
+        with self.db.connection() as conn:
+            season = action(conn, request.name)
+            info = self._season_info(conn, season)
+        log.info("season_changed", account=account.name, season=request.name, state=season.state)
+        return info
+
+    @_call
+    def StartSeason(self, request: pb.SeasonRequest, context: grpc.ServicerContext) -> pb.SeasonInfo:
+        return self._transition(request, context, start_season)
+
+    @_call
+    def CloseSeason(self, request: pb.SeasonRequest, context: grpc.ServicerContext) -> pb.SeasonInfo:
+        return self._transition(request, context, close_season)
+
+    def _version_status(self, request: pb.VersionStatusRequest, context: grpc.ServicerContext,
+                        change: Callable[[Any, int, str], None]) -> pb.BotVersionInfo:
+        account = self._organiser(context)
+        with self.db.connection() as conn:
+            change(conn, request.version_id, request.reason)
+            row = store.version(conn, request.version_id)
+        log.info("version_status", account=account.name, version_id=request.version_id, status=row["status"])
+        return version_info(row)
+
+    @_call
+    def PauseVersion(self, request: pb.VersionStatusRequest, context: grpc.ServicerContext) -> pb.BotVersionInfo:
+        return self._version_status(request, context, store.pause)
+
+    @_call
+    def ReinstateVersion(self, request: pb.VersionStatusRequest,
+                         context: grpc.ServicerContext) -> pb.BotVersionInfo:
+        return self._version_status(request, context, store.reinstate)
+
+    @_call
+    def CreateToken(self, request: pb.CreateTokenRequest, context: grpc.ServicerContext) -> pb.CreateTokenResponse:
+        account = self._organiser(context)
+        if request.scope not in ISSUABLE_SCOPES:
+            raise ValueError(f"scope {request.scope!r} cannot be issued here: choose author or organiser")
+        if request.expires_in_s < 0:
+            raise ValueError("expires_in_s must be 0 (never) or a positive number of seconds")
+        with self.db.connection() as conn:
+            if not NAME_PATTERN.match(request.account):
+                raise ValueError(f"account name {request.account!r} is not allowed: use 1-64 letters, digits, "
+                                 "'_', '.' or '-', starting with a letter or digit")
+            token = issue_token(conn, request.account, request.scope, request.label,
+                                request.expires_in_s or None)
+            expires = store.token_expiry(conn, token)
+        log.info("token_created", account=account.name, for_account=request.account, scope=request.scope)
+        return pb.CreateTokenResponse(token=token, account=request.account, scope=request.scope,
+                                      expires_at=_stamp(expires))

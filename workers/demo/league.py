@@ -1,0 +1,168 @@
+"""The demo's league, set up through the same doors an organiser and an author use.
+
+Seasons are opened and the house bots submitted over the Arena's gRPC API (``CreateSeason``,
+``SubmitVersion``: what ``skyarena season``-over-the-Arena and ``skyarena submit`` call), so a
+demo exercises intake, the sandboxed entry-point check and the smoke match like any author's
+bot. Only the first organiser token comes straight from the store, as
+``skyarena token create --bootstrap`` does. Everything is idempotent, so a second run reuses
+the data: the tokens are kept (mode 0600) in the demo's folder while they stay valid, a
+season that exists is reused (started if it is still a draft), and a house bot's folder packs
+to the same bytes every time, which the Arena recognises as the version it already has.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.games import GAMES
+from skyarena.arena.client import Arena
+from skyarena.arena.pack import pack_folder
+from skyarena.arena.submit import upload
+from skyarena.games import house_bots
+from skyarena.v1 import arena_pb2 as pb
+from workers.house_bots import ACCOUNT, house_source
+from workers.store import Database, NotFound
+from workers.store.accounts import TokenRefused, check_token, issue_token
+from workers.store.seasons import get_season
+
+ORGANISER = "organiser"
+TOKENS_FILE = "tokens.json"
+SUBMIT_PARALLEL = 4
+
+
+@dataclass(frozen=True)
+class DemoClock:
+    """The demo seasons' time control: generous, because a loaded laptop is not a bot's fault."""
+
+    move_s: float = 2.0
+    bank_s: float = 30.0
+    first_move_s: float = 30.0   # a hosted bot's first answer waits on its interpreter's start
+    matches_in_flight: int = 2   # per ladder: five games share two workers evenly
+
+
+@dataclass(frozen=True)
+class Submitted:
+    game: str
+    bot: str
+    version_id: int
+    status: str
+    existing: bool
+
+
+def _read_tokens(path: Path) -> dict[str, str]:
+    try:
+        data = json.loads(path.read_text())
+    except (FileNotFoundError, ValueError):
+        return {}
+    return {k: str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def _write_tokens(path: Path, tokens: dict[str, str]) -> None:
+    temporary = path.with_suffix(".tmp")
+    temporary.unlink(missing_ok=True)
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # never readable by others
+    with os.fdopen(fd, "w") as out:
+        json.dump(tokens, out)
+    os.replace(temporary, path)
+
+
+def _valid(db: Database, token: str | None, scope: str) -> bool:
+    if not token:
+        return False
+    try:
+        with db.connection() as conn:
+            check_token(conn, token, scope)
+    except TokenRefused:
+        return False
+    return True
+
+
+def organiser_token(db: Database, folder: Path) -> str:
+    """The demo's organiser token: the kept one while it is valid, else a bootstrap one."""
+    path = folder / TOKENS_FILE
+    tokens = _read_tokens(path)
+    if not _valid(db, tokens.get(ORGANISER), "organiser"):
+        with db.connection() as conn:
+            tokens[ORGANISER] = issue_token(conn, ORGANISER, "organiser", "make demo (bootstrap)")
+        _write_tokens(path, tokens)
+    return tokens[ORGANISER]
+
+
+def author_token(db: Database, folder: Path, organiser: Arena) -> str:
+    """The house account's author token, issued by the organiser over the Arena (``CreateToken``)."""
+    path = folder / TOKENS_FILE
+    tokens = _read_tokens(path)
+    if not _valid(db, tokens.get(ACCOUNT), "author"):
+        response = organiser.call("CreateToken", pb.CreateTokenRequest(account=ACCOUNT, scope="author",
+                                                                       label="make demo: the house bots"))
+        tokens[ACCOUNT] = response.token
+        _write_tokens(path, tokens)
+    return tokens[ACCOUNT]
+
+
+def season_name(game: str) -> str:
+    return f"demo-{game}"
+
+
+def open_seasons(db: Database, organiser: Arena, clock: DemoClock) -> dict[str, str]:
+    """One active season per game (game -> season name), created or reused."""
+    names = {}
+    for game in sorted(GAMES):
+        name = season_name(game)
+        suffix = 1
+        while True:
+            try:
+                with db.connection() as conn:
+                    state = get_season(conn, name).state
+            except NotFound:
+                state = None
+            if state != "closed":
+                break
+            suffix += 1  # somebody closed the demo season: the demo opens the next one
+            name = f"{season_name(game)}-{suffix}"
+        if state is None:
+            organiser.call("CreateSeason", pb.CreateSeasonRequest(
+                name=name, game=game, player_counts=[GAMES[game].min_players], move_s=clock.move_s,
+                bank_s=clock.bank_s, first_move_s=clock.first_move_s, matches_in_flight=clock.matches_in_flight,
+                start=True))
+        elif state == "draft":
+            organiser.call("StartSeason", pb.SeasonRequest(name=name))
+        names[game] = name
+    return names
+
+
+def house_folders(root: Path) -> list[tuple[str, str, Path]]:
+    """A bot folder (``bot.py`` + ``skyarena.toml``) per house bot of every game, as an author keeps one."""
+    folders = []
+    for game in sorted(GAMES):
+        for bot in sorted(house_bots(game)):
+            folder = root / f"{game}-{bot}"
+            folder.mkdir(parents=True, exist_ok=True)
+            source = house_source(game, bot)
+            manifest = f'game = "{game}"\nentry = "bot.py"\nname = "{game}-{bot}"\n'.encode()
+            for name, data in (("bot.py", source), ("skyarena.toml", manifest)):
+                path = folder / name
+                if not path.exists() or path.read_bytes() != data:
+                    path.write_bytes(data)
+            folders.append((game, bot, folder))
+    return folders
+
+
+def submit_house_bots(author: Arena, root: Path, parallel: int = SUBMIT_PARALLEL) -> list[Submitted]:
+    """Upload every house bot folder like ``skyarena submit`` (an unchanged folder is its existing version).
+
+    A few at a time: most of an upload's time is the Arena's sandboxed entry-point check, an
+    interpreter starting, so overlapping them brings every game's first match forward.
+    """
+
+    def submit(entry: tuple[str, str, Path]) -> Submitted:
+        game, bot, folder = entry
+        response = upload(author, pack_folder(folder), "", "", show_progress=False)
+        return Submitted(game, bot, response.version.id, response.version.status, response.existing)
+
+    with ThreadPoolExecutor(parallel, thread_name_prefix="submit") as pool:
+        return list(pool.map(submit, house_folders(root)))
