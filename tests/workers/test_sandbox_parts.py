@@ -218,3 +218,10 @@ def test_the_benchmark_runs_and_reports_its_figures() -> None:
     assert figures["sandbox_start_ms"] > 0 and figures["unconfined_start_ms"] > 0 and figures["sandbox_stop_ms"] > 0
     assert {"python_bare_ms", "sdk_import_ms", "engines_import_ms", "bwrap_true_ms"} <= set(figures["breakdown"])
     assert figures["confinement"].startswith("bwrap") and isinstance(figures["targets_met"], bool)
+
+
+@pytest.mark.parametrize("status, meaning", [(0, 0), (1, 1), (128 + 24, -24), (128 + 9, -9), (-9, -9), (300, 300)])
+def test_a_death_by_signal_reported_by_the_wrapper_reads_as_that_signal(status: int, meaning: int) -> None:
+    from workers.sandbox.launcher import signal_status
+
+    assert signal_status(status) == meaning

@@ -73,9 +73,10 @@ class HostedBot:
     async def wait(self, timeout: float | None = None) -> int | None:
         """The exit status (negative: the signal), or None if still running after ``timeout``."""
         try:
-            return await asyncio.wait_for(self.process.wait(), timeout)
+            status = await asyncio.wait_for(self.process.wait(), timeout)
         except TimeoutError:
             return None
+        return signal_status(status)
 
     def log(self) -> tuple[bytes, bool]:
         """(the log so far, whether it was truncated)."""
@@ -95,6 +96,17 @@ class HostedBot:
             self._stage.remove()
             if self._lease is not None:
                 self._lease.release()
+
+
+def signal_status(status: int) -> int:
+    """The bot's status as asyncio reports a process's own: negative for a signal.
+
+    bwrap and unshare outlive the bot and report its death by signal N as status 128 + N
+    (as shells do), so a bot stopped by its CPU limit (SIGXCPU) would read "exited with
+    status 152" instead of "ended by signal 24"."""
+    if status > 128 and status - 128 in signal.valid_signals():
+        return -(status - 128)
+    return status
 
 
 def _widen_pipe(writer: asyncio.StreamWriter) -> None:
