@@ -60,7 +60,7 @@ class SeasonSpec:
             raise SeasonError("a season needs at least one player count (a ladder per count)")
         for players in self.player_counts:
             if not spec.min_players <= players <= spec.max_players:
-                raise SeasonError(f"{self.game} is played by {spec.min_players} to {spec.max_players} players, "
+                raise SeasonError(f"{self.game} is played by {spec.player_range_text()} players, "
                                   f"not {players}")
         if len(set(self.player_counts)) != len(self.player_counts):
             raise SeasonError(f"player counts repeat: {list(self.player_counts)}")

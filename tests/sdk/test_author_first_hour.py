@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from referee.games import SkyarenaError, make
 from referee.match import TimeControl
 from skyarena.cli import main
 from skyarena.games import game_module
@@ -447,3 +448,20 @@ def test_run_reports_a_failing_init_in_one_line_before_connecting(tmp_path: Path
     """)
     done = skyarena("run", str(bot), "--referee", "127.0.0.1:1", "--token", "t")
     assert done.returncode == 2 and "needs depth" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_hosted_bot_whose_init_raises_is_one_line_before_any_frame(tmp_path: Path) -> None:
+    bot = tmp_path / "bot.py"
+    bot.write_text("from skyarena import Bot\n\n\nclass Broken(Bot):\n    def __init__(self):\n"
+                   "        raise RuntimeError('no model file')\n\n    def act(self, observation, legal):\n"
+                   "        return 0\n")
+    done = subprocess.run([sys.executable, "-m", "skyarena.remote", str(bot), "--stdio"], input=b"",
+                          capture_output=True, timeout=60)
+    assert done.returncode == 2
+    lines = done.stderr.decode().strip().splitlines()
+    assert len(lines) == 1 and "bot.py" in lines[0] and "no model file" in lines[0], lines
+
+
+def test_a_wrong_player_count_names_the_one_count_a_game_takes() -> None:
+    with pytest.raises(SkyarenaError, match=r"sky-team is played by 2 players, not 3\."):
+        make("sky-team", players=3)

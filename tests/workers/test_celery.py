@@ -82,7 +82,7 @@ def test_season_commands_refuse_bad_input_and_write_nothing(db: Database, databa
 
     for args, token, message in [
         (("--game", "chess"), organiser_token, "unknown game 'chess': choose one of"),
-        (("--game", "sky-team", "--players", "2,4"), organiser_token, "sky-team is played by 2 to 2 players, not 4"),
+        (("--game", "sky-team", "--players", "2,4"), organiser_token, "sky-team is played by 2 players, not 4"),
         (("--game", "skybirds", "--move-time", "0"), organiser_token, "0.0 is not in the range x>=0.001"),
         (("--game", "skybirds", "--move-time", "900"), organiser_token, "above the referee's limit of 600 s"),
         (("--game", "skybirds", "-o", "no_such_option=1"), organiser_token, "unknown option 'no_such_option'"),

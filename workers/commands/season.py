@@ -83,7 +83,7 @@ def _check_game(game: str, players: tuple[int, ...], options: dict[str, Any]) ->
     game_spec = GAMES[game]
     for count in players:
         if not game_spec.min_players <= count <= game_spec.max_players:
-            raise UserError(f"{game} is played by {game_spec.min_players} to {game_spec.max_players} players, "
+            raise UserError(f"{game} is played by {game_spec.player_range_text()} players, "
                             f"not {count}: fix --players")
         try:
             game_spec.validate(count, options)

@@ -145,6 +145,12 @@ class GameSpec:
         extra = () if "setup" in names else (SETUP_OPTION,)
         return tuple(self.options) + extra
 
+    def player_range_text(self) -> str:
+        """"2" or "2 to 5": how many may play, as a person would say it."""
+        if self.min_players == self.max_players:
+            return str(self.min_players)
+        return f"{self.min_players} to {self.max_players}"
+
     def player_counts(self) -> range:
         return range(self.min_players, self.max_players + 1)
 
@@ -172,9 +178,7 @@ class GameSpec:
         if self.check_options is not None:
             self.check_options(players, full)
         if not self.min_players <= players <= self.max_players:
-            raise PlayerCountError(
-                f"{self.name} is played by {self.min_players} to {self.max_players} players, not {players}."
-            )
+            raise PlayerCountError(f"{self.name} is played by {self.player_range_text()} players, not {players}.")
         return full
 
     def to_json(self) -> dict[str, Any]:

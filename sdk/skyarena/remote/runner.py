@@ -333,16 +333,17 @@ def bot_factory(bot_spec: str, game: str | None = None) -> BotFactory:
     before connecting; a house bot name is resolved once the game is known, unless given."""
     from pathlib import Path
 
-    from ..loader import load_bot
+    from ..loader import create_bot, load_bot
 
     looks_like_file = bot_spec.endswith(".py") or ".py:" in bot_spec or Path(bot_spec).exists()
     if looks_like_file or game:
         _, cls = load_bot(bot_spec, game or "")
-        return lambda _game: cls()
+        made = [create_bot(cls)]  # an __init__ that raises or needs arguments: one line, before connecting
+        return lambda _game: made.pop() if made else create_bot(cls)
 
     def make(actual_game: str) -> Bot:
         _, cls = load_bot(bot_spec, actual_game)
-        return cls()
+        return create_bot(cls)
 
     return make
 
