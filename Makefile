@@ -32,6 +32,9 @@ bench: $(STAMP)
 	$(BIN)/python bench/engines.py --json-out bench/results/engines.json
 	$(BIN)/python bench/referee.py --json-out bench/results/referee.json
 	$(BIN)/python bench/season.py --json-out bench/results/season.json
+	$(BIN)/python bench/sandbox.py --json-out bench/results/sandbox.json
+	$(BIN)/python bench/ladder_sim.py --players 2 --matches-per-bot 20 --json > bench/results/ladder_sim.json
+	$(BIN)/python bench/ratings.py --json > bench/results/ratings.json
 
 proto: $(STAMP)
 	$(BIN)/python proto/generate.py
