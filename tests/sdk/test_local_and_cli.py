@@ -102,7 +102,7 @@ def test_cli_rejects_bad_input_with_clear_messages(tmp_path: Path) -> None:
     unknown = run_cli("play", "chess", "random", "random")
     assert unknown.returncode == 2 and "unknown game 'chess'" in unknown.stderr and "sky-team" in unknown.stderr
     count = run_cli("play", "sky-team", "random")
-    assert count.returncode == 2 and "2 to 2 players, not 1" in count.stderr
+    assert count.returncode == 2 and "played by 2 players, not 1" in count.stderr
     option = run_cli("play", "sky-team", "random", "random", "-o", "nonsense=1")
     assert option.returncode == 2 and "unknown option 'nonsense'" in option.stderr
     nobot = run_cli("play", "sky-team", str(_write(tmp_path, "x.py", "y = 2\n")), "random")

@@ -31,7 +31,7 @@ def test_bad_option_values_name_what_is_allowed(options: dict[str, Any], hint: s
 
 
 def test_sky_team_is_for_two() -> None:
-    with pytest.raises(PlayerCountError, match="2 to 2 players, not 3"):
+    with pytest.raises(PlayerCountError, match="played by 2 players, not 3"):
         make("sky-team", 3)
 
 
