@@ -7,18 +7,18 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
 
 from tests.dashboard.league_seed import Seeded, seed_league
 from tests.workers.conftest import (  # noqa: F401  (fixtures, found by name)
-    LOCK_KEY,
     _migrations_digest,
-    _with_dbname,
+    build_template_once,
+    database_copy,
     database_url,
     db,
     empty_database_url,
@@ -42,25 +42,20 @@ def seeded_template(postgres_server_url: str, template_database: str) -> tuple[s
     ride along as the database's comment, so every xdist worker reads the same ones."""
     digest = hashlib.sha256(_migrations_digest().encode() + SEED_SOURCE.read_bytes()).hexdigest()[:12]
     name = f"skyarena_seed_{digest}"
-    with psycopg.connect(postgres_server_url, autocommit=True) as admin:
-        admin.execute("SELECT pg_advisory_lock(%s)", (LOCK_KEY,))
+
+    def build(admin: psycopg.Connection[Any], url: str) -> None:
+        store = Database(url, max_size=2)
         try:
-            if admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
-                building = f"{name}_building"
-                admin.execute(f'DROP DATABASE IF EXISTS "{building}" WITH (FORCE)')
-                admin.execute(f'CREATE DATABASE "{building}" TEMPLATE "{template_database}"')
-                store = Database(_with_dbname(postgres_server_url, building), max_size=2)
-                try:
-                    league = seed_league(store)
-                finally:
-                    store.close()
-                admin.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')
-                ids = psycopg.sql.quote(json.dumps(dataclasses.asdict(league)))
-                admin.execute(f'COMMENT ON DATABASE "{name}" IS {ids}')
-            row = admin.execute("SELECT shobj_description(oid, 'pg_database') AS league FROM pg_database "
-                                "WHERE datname = %s", (name,)).fetchone()
+            league = seed_league(store)
         finally:
-            admin.execute("SELECT pg_advisory_unlock(%s)", (LOCK_KEY,))
+            store.close()
+        ids = psycopg.sql.quote(json.dumps(dataclasses.asdict(league)))
+        admin.execute(f'COMMENT ON DATABASE "{name}_building" IS {ids}')
+
+    build_template_once(postgres_server_url, name, build, template=template_database)
+    with psycopg.connect(postgres_server_url) as conn:
+        row = conn.execute("SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = %s",
+                           (name,)).fetchone()
     assert row is not None and row[0], f"the seeded database {name} has lost its comment: drop it to rebuild"
     return name, Seeded(**json.loads(row[0]))
 
@@ -69,15 +64,5 @@ def seeded_template(postgres_server_url: str, template_database: str) -> tuple[s
 def seeded(postgres_server_url: str, seeded_template: tuple[str, Seeded]) -> Iterator[SeededDatabase]:  # noqa: F811
     """This test's own copy of the seeded league."""
     template, league = seeded_template
-    name = f"skyarena_t_{uuid.uuid4().hex[:16]}"
-    with psycopg.connect(postgres_server_url, autocommit=True) as admin:
-        admin.execute("SELECT pg_advisory_lock(%s)", (LOCK_KEY,))
-        try:
-            admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
-        finally:
-            admin.execute("SELECT pg_advisory_unlock(%s)", (LOCK_KEY,))
-    try:
-        yield SeededDatabase(_with_dbname(postgres_server_url, name), league)
-    finally:
-        with psycopg.connect(postgres_server_url, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with database_copy(postgres_server_url, template) as url:
+        yield SeededDatabase(url, league)

@@ -12,7 +12,9 @@ from __future__ import annotations
 import hashlib
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import psycopg
 import pytest
@@ -60,52 +62,64 @@ def postgres_server_url(tmp_path_factory: pytest.TempPathFactory) -> str:
     return embedded_database_url(tmp_path_factory.getbasetemp().parent / "embedded")
 
 
+@contextmanager
+def _server_lock(server_url: str) -> Iterator[psycopg.Connection[Any]]:
+    """An autocommit connection holding the advisory lock that serialises template builds and copies."""
+    with psycopg.connect(server_url, autocommit=True) as admin:
+        admin.execute("SELECT pg_advisory_lock(%s)", (LOCK_KEY,))
+        try:
+            yield admin
+        finally:
+            admin.execute("SELECT pg_advisory_unlock(%s)", (LOCK_KEY,))
+
+
+def build_template_once(server_url: str, name: str, build: Callable[[psycopg.Connection[Any], str], object],
+                        template: str | None = None) -> None:
+    """Create database ``name`` unless it exists: built as ``<name>_building`` (from ``template``,
+    or empty) by ``build(admin, url)``, then renamed, so a half-built one is never used."""
+    with _server_lock(server_url) as admin:
+        if admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is not None:
+            return
+        building = f"{name}_building"
+        admin.execute(f'DROP DATABASE IF EXISTS "{building}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{building}"' + (f' TEMPLATE "{template}"' if template else ""))
+        build(admin, _with_dbname(server_url, building))
+        admin.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')
+
+
+@contextmanager
+def database_copy(server_url: str, template: str | None, prefix: str = "skyarena_t") -> Iterator[str]:
+    """A URL to a database of the caller's own (a copy of ``template``, or empty), dropped afterwards."""
+    name = f"{prefix}_{uuid.uuid4().hex[:16]}"
+    with _server_lock(server_url) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
+    try:
+        yield _with_dbname(server_url, name)
+    finally:
+        with psycopg.connect(server_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 @pytest.fixture(scope="session")
 def template_database(postgres_server_url: str) -> str:
     """The name of a database migrated to head, built once per server and migrations digest."""
     name = f"skyarena_tmpl_{_migrations_digest()}"
-    with psycopg.connect(postgres_server_url, autocommit=True) as admin:
-        admin.execute("SELECT pg_advisory_lock(%s)", (LOCK_KEY,))
-        try:
-            if admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
-                building = f"{name}_building"
-                admin.execute(f'DROP DATABASE IF EXISTS "{building}" WITH (FORCE)')
-                admin.execute(f'CREATE DATABASE "{building}"')
-                upgrade(_with_dbname(postgres_server_url, building))
-                admin.execute(f'ALTER DATABASE "{building}" RENAME TO "{name}"')
-        finally:
-            admin.execute("SELECT pg_advisory_unlock(%s)", (LOCK_KEY,))
+    build_template_once(postgres_server_url, name, lambda _admin, url: upgrade(url))
     return name
 
 
 @pytest.fixture
 def database_url(postgres_server_url: str, template_database: str) -> Iterator[str]:
     """A URL to a database of this test's own, at the current schema."""
-    name = f"skyarena_t_{uuid.uuid4().hex[:16]}"
-    with psycopg.connect(postgres_server_url, autocommit=True) as admin:
-        admin.execute("SELECT pg_advisory_lock(%s)", (LOCK_KEY,))
-        try:
-            admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template_database}"')
-        finally:
-            admin.execute("SELECT pg_advisory_unlock(%s)", (LOCK_KEY,))
-    try:
-        yield _with_dbname(postgres_server_url, name)
-    finally:
-        with psycopg.connect(postgres_server_url, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with database_copy(postgres_server_url, template_database) as url:
+        yield url
 
 
 @pytest.fixture
 def empty_database_url(postgres_server_url: str) -> Iterator[str]:
     """A URL to an empty database of this test's own (no schema), for migration tests."""
-    name = f"skyarena_e_{uuid.uuid4().hex[:16]}"
-    with psycopg.connect(postgres_server_url, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield _with_dbname(postgres_server_url, name)
-    finally:
-        with psycopg.connect(postgres_server_url, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with database_copy(postgres_server_url, None, prefix="skyarena_e") as url:
+        yield url
 
 
 @pytest.fixture
