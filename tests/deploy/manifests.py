@@ -72,11 +72,6 @@ NO_PROBE = {
 # Only the worker runs the hosted-bot sandbox, so only it may lift seccomp and AppArmor.
 SANDBOX_PROCESSES = frozenset({"worker"})
 
-# Commands the manifests run that other helpers are building now (issue 17). A command
-# listed here may be missing entirely; once its first word exists it is checked in full,
-# and the test says when an entry should go. The same for the modules the probes name.
-PENDING_COMMANDS: frozenset[tuple[str, ...]] = frozenset()
-PENDING_MODULES: frozenset[str] = frozenset()
 
 
 def process_of(args: list[str]) -> str:

@@ -18,8 +18,6 @@ from packaging.specifiers import SpecifierSet
 from .manifests import (
     DOCKERFILE,
     INTERPRETER_ENV,
-    PENDING_COMMANDS,
-    PENDING_MODULES,
     PROCESSES,
     ROOT,
     Instruction,
@@ -161,13 +159,7 @@ def test_every_entry_command_is_a_real_skyarena_command(where: str, args: list[s
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     path = process.command
     found, ctx = resolve(path)
-    if len(found) < len(path):
-        assert path in PENDING_COMMANDS, f"{where}: `skyarena {' '.join(path)}` does not exist"
-        assert not found, (f"{where}: `skyarena {path[0]}` exists but has no `{' '.join(path[len(found):])}`: "
-                           "the manifests and the command disagree")
-        pytest.skip(f"`skyarena {' '.join(path)}` is being built (issue 17): see PENDING_COMMANDS")
-    assert path not in PENDING_COMMANDS, (f"`skyarena {' '.join(path)}` exists now: remove it from PENDING_COMMANDS "
-                                          "in tests/deploy/manifests.py")
+    assert len(found) == len(path), f"{where}: `skyarena {' '.join(path)}` does not exist"
     # The variables the container gets, and no others of ours (the parse must not lean on the test's environment).
     for name in code_env_names():
         monkeypatch.delenv(name, raising=False)
@@ -188,11 +180,8 @@ def _celery_apps() -> set[str]:
     return {m for text in texts for m in re.findall(r"--app (\S+)", " ".join(text))}
 
 
-def test_the_celery_app_the_worker_probe_names_exists_or_is_pending() -> None:
+def test_the_celery_app_the_worker_probe_names_exists() -> None:
     apps = _celery_apps()
     assert len(apps) == 1, f"compose and k8s name one Celery app, not {sorted(apps)}"
     for app in apps:
-        if module_exists(app):
-            assert app not in PENDING_MODULES, f"{app} exists now: remove it from PENDING_MODULES"
-        else:
-            assert app in PENDING_MODULES, f"the worker's health check names {app}, which does not exist"
+        assert module_exists(app), f"the worker's health check names {app}, which does not exist"
