@@ -39,6 +39,10 @@ PAGE_S = 120      # a page's first load runs its script and draws in the browser
 PICTURE_COLOURS = 12  # a board drawn in its colours has dozens; a blank or broken one has one or two
 PAGE_COLOURS = 4
 
+# CI installs Chromium (.ci/run), so there a missing browser is a failure, never a skip.
+if os.environ.get("CI") and not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+    raise RuntimeError(f"CI is set but {CHROMIUM} or {CHROMEDRIVER} is missing: .ci/run should have installed "
+                       "chromium and chromium-driver")
 pytestmark = pytest.mark.skipif(
     not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
     reason=f"no Chromium at {CHROMIUM} and {CHROMEDRIVER}: `apt-get install -y chromium chromium-driver` "
