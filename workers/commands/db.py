@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from skyarena.cli import UserError
+from workers.commands.store_options import store_options
 from workers.store import StoreError, connect, redact, resolve_url
 from workers.store.schema import current_revision, head_revision, require_current, upgrade
 
@@ -17,16 +18,11 @@ def command() -> None:
     """The store's schema (DATABASE_URL, else the embedded Postgres under SKYARENA_DATA_DIR)."""
 
 
-_url = click.option("--database-url", envvar="DATABASE_URL", metavar="URL",
-                    help="Postgres URL (env DATABASE_URL; default: the embedded server).")
-_data_dir = click.option("--data-dir", envvar="SKYARENA_DATA_DIR", type=click.Path(path_type=Path),
-                         help="Where the embedded server keeps its data (env SKYARENA_DATA_DIR).")
 _json = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
 
 @command.command("upgrade")
-@_url
-@_data_dir
+@store_options
 @_json
 def upgrade_command(database_url: str | None, data_dir: Path | None, as_json: bool) -> None:
     """Apply every migration this installation has (safe to run again)."""
@@ -44,8 +40,7 @@ def upgrade_command(database_url: str | None, data_dir: Path | None, as_json: bo
 
 
 @command.command("status")
-@_url
-@_data_dir
+@store_options
 @_json
 def status_command(database_url: str | None, data_dir: Path | None, as_json: bool) -> None:
     """Say whether the schema is current; exit 1 when it is not."""
