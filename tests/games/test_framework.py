@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
@@ -94,3 +97,16 @@ def test_result_json_shares_nothing_with_the_result() -> None:
     handed["details"]["why"]["cards"].append(99)
     handed["details"]["extra"] = True
     assert result.to_json()["details"] == {"why": {"cards": [1, 2]}}
+
+
+def test_a_game_engine_is_imported_only_when_its_game_is_asked_for() -> None:
+    """A process that plays one game (a hosted bot) must not pay for importing the others."""
+    probe = ("import json, sys, referee.games as g\n"
+             "def engines(): return sorted({m.split('.')[2] for m in sys.modules if m.startswith('referee.games.')}"
+             " - {'core'})\n"
+             "names, before = list(g.GAMES), engines()\n"
+             "g.make('fly-away', 2, 1)\n"
+             "print(json.dumps([names, before, engines()]))\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert json.loads(out) == [["sky-team", "skyjo-action", "skybirds", "oddball-aeronauts", "fly-away"], [],
+                               ["fly_away"]]
