@@ -9,6 +9,7 @@ import fcntl
 import json
 import logging
 import os
+import struct
 import subprocess
 import sys
 import textwrap
@@ -17,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from skyarena.remote.relay import MAX_BOT_FRAME, read_frame_async
-from workers.sandbox import EntryError, SandboxLimits, SandboxUnavailable, select_backend, start_hosted_bot
-from workers.sandbox.backend import Backend
+from workers.sandbox import EntryError, SandboxLimits, SandboxUnavailable, seccomp, select_backend, start_hosted_bot
+from workers.sandbox.backend import BOOTSTRAP, Backend
 from workers.sandbox.launcher import check_entry
 from workers.sandbox.logcapture import LogCapture
 from workers.sandbox.stage import make_stage, sweep_abandoned
@@ -187,7 +188,8 @@ def test_confinement_strings_say_what_the_record_needs() -> None:
                                                                   "read-only code and runtime")
     described = weak.describe(limits, None)
     assert described.startswith("FALLBACK unshare: net,pid; uid of the worker; no read-only view")
-    assert described.endswith("no seccomp") and "rlimits cpu=600s as=1024MiB nproc=32" in described
+    assert described.endswith(seccomp.describe(seccomp.host_architecture()))
+    assert "rlimits cpu=600s as=1024MiB nproc=32" in described
 
 
 def test_stages_left_by_a_killed_worker_are_swept_and_live_ones_kept(tmp_path: Path) -> None:
@@ -225,3 +227,106 @@ def test_a_death_by_signal_reported_by_the_wrapper_reads_as_that_signal(status: 
     from workers.sandbox.launcher import signal_status
 
     assert signal_status(status) == meaning
+
+
+SYSCALL_PROBE = '''import ctypes, errno, os, socket, subprocess, sys, threading
+from skyarena import Bot
+libc = ctypes.CDLL(None, use_errno=True)
+
+def outcome(name, call):
+    try:
+        result = call()
+        print("PROBE", name, "allowed" if result in (None, 0) or result is True else f"returned {result}",
+              file=sys.stderr)
+    except OSError as exc:
+        print("PROBE", name, errno.errorcode.get(exc.errno, exc.errno), file=sys.stderr)
+
+def raw(number, *args):
+    def call():
+        if libc.syscall(number, *args) == -1:
+            raise OSError(ctypes.get_errno(), "refused")
+    return call
+
+def clone_into_new_user_namespace():
+    pid = libc.syscall(CLONE, CLONE_NEWUSER | 17, 0, 0, 0, 0)  # 17: SIGCHLD, as fork() does
+    if pid == 0:
+        os._exit(0)
+    if pid == -1:
+        raise OSError(ctypes.get_errno(), "refused")
+    os.waitpid(pid, 0)
+
+CLONE_NEWUSER, CLONE_NEWNET = 0x10000000, 0x40000000
+outcome("unshare-user", raw(UNSHARE, CLONE_NEWUSER))
+outcome("unshare-net", raw(UNSHARE, CLONE_NEWNET))
+outcome("clone-user", clone_into_new_user_namespace)
+outcome("ptrace", raw(PTRACE, 16, 1, 0, 0))  # PTRACE_ATTACH to pid 1
+outcome("mount", raw(MOUNT, b"none", b"/scratch", b"tmpfs", 0, 0))
+outcome("bpf", raw(BPF, 0, 0, 0))
+outcome("io_uring", raw(IO_URING_SETUP, 1, 0))
+outcome("keyctl", raw(KEYCTL, 0, 0, 0, 0, 0))
+outcome("netlink", lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0).close())
+outcome("unix-pair", lambda: [s.close() for s in socket.socketpair()] and None)
+outcome("inet", lambda: socket.socket(socket.AF_INET, socket.SOCK_STREAM).close())
+outcome("thread", lambda: (lambda t: (t.start(), t.join()))(threading.Thread(target=lambda: None)) and None)
+outcome("subprocess", lambda: subprocess.run([sys.executable, "-c", "pass"], check=True) and None)
+outcome("fork", lambda: (lambda pid: pid == 0 and os._exit(0) or os.waitpid(pid, 0) and None)(os.fork()))
+sys.stderr.flush()
+
+class First(Bot):
+    def act(self, observation, legal_actions):
+        return 0
+'''
+
+
+def _probe_syscalls(tmp_path: Path, where: str) -> tuple[str, str]:
+    """The probe bot's log and confinement, run in bwrap, or by the bootstrap alone (what the
+    unshare fallback runs inside its namespaces, which this host's root worker may not offer)."""
+    arch = seccomp.host_architecture()
+    assert arch is not None, f"no seccomp table for {os.uname().machine}: add one to workers/sandbox/seccomp.py"
+    numbers = {name.upper(): arch.syscalls[name] for name in ("ptrace", "mount", "bpf", "io_uring_setup", "keyctl",
+                                                              "unshare", "clone")}
+    code = bot_dir(tmp_path, "\n".join(f"{name} = {number}" for name, number in numbers.items()) + "\n"
+                   + SYSCALL_PROBE)
+    if where == "bootstrap":
+        spec = {"rlimits": [], "home": str(tmp_path), "argv": [str(code / "bot.py"), "--stdio"],
+                "seccomp": seccomp.filter_program(arch).hex()}
+        done = subprocess.run([sys.executable, "-I", "-c", BOOTSTRAP, json.dumps(spec)], input=b"",
+                              capture_output=True, timeout=60)
+        return done.stderr.decode(), seccomp.describe(arch)
+
+    async def run() -> tuple[str, str]:
+        bot = await start_hosted_bot(code, "bot.py", backend=where)
+        first = await read_frame_async(bot.stdout, MAX_BOT_FRAME)
+        assert first is not None and first.WhichOneof("kind") == "join", bot.log()
+        await bot.close()
+        return bot.log()[0].decode(), bot.confinement
+
+    return asyncio.run(run())
+
+
+@pytest.mark.parametrize("where", ["bwrap", "bootstrap"])
+def test_the_seccomp_filter_refuses_namespaces_mounts_tracing_and_raw_sockets(tmp_path: Path, where: str) -> None:
+    """Probed from inside: what the filter refuses fails with its errno (the bot goes on), and
+    what ordinary Python does still works. Without the filter a root-mode bot could make a
+    user namespace (unshare-user), the hole the filter closes."""
+    log, confinement = _probe_syscalls(tmp_path, where)
+    probes = dict(line.split(" ", 2)[1:] for line in log.splitlines() if line.startswith("PROBE "))
+    assert probes == {"unshare-user": "EPERM", "unshare-net": "EPERM", "clone-user": "EPERM", "ptrace": "EPERM",
+                      "mount": "EPERM", "bpf": "EPERM", "io_uring": "EPERM", "keyctl": "EPERM",
+                      "netlink": "EAFNOSUPPORT", "unix-pair": "allowed", "inet": "allowed", "thread": "allowed",
+                      "subprocess": "allowed", "fork": "allowed"}, log
+    assert confinement.endswith(seccomp.describe(seccomp.host_architecture())), confinement
+
+
+def test_the_seccomp_program_is_well_formed_for_every_architecture() -> None:
+    """Every table names every filtered call, and every jump lands inside the program."""
+    for arch in seccomp.ARCHITECTURES.values():
+        program = seccomp.filter_program(arch)
+        assert len(program) % seccomp.INSTRUCTION == 0 and len(program) // seccomp.INSTRUCTION < 4096
+        count = len(program) // seccomp.INSTRUCTION
+        for index in range(count):
+            code, jump_true, jump_false, _ = struct.unpack_from("=HBBI", program, index * seccomp.INSTRUCTION)
+            if code & 0x07 == 0x05:  # a jump
+                assert index + 1 + max(jump_true, jump_false) < count, (arch.name, index)
+        last = struct.unpack_from("=HBBI", program, (count - 1) * seccomp.INSTRUCTION)
+        assert last == (seccomp.RETURN, 0, 0, seccomp.ALLOW)

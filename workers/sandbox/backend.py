@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import bwrap, fallback
+from . import bwrap, fallback, seccomp
 from .cgroup import cgroup_v2_status
 from .limits import SandboxLimits
 from .runtime import Runtime, current_runtime
@@ -49,6 +49,9 @@ class Backend:
             prefix = fallback.unshare_argv(self.binary, self.as_root)
         spec: dict[str, object] = {"rlimits": limits.rlimits(), "home": self.home(stage), "argv": list(bot_args),
                                    "no_new_privs": self.name != "bwrap"}  # bwrap sets it itself
+        arch = seccomp.host_architecture()
+        if arch is not None:
+            spec["seccomp"] = seccomp.filter_program(arch).hex()
         if owner is not None:
             spec["uid"], spec["gid"] = owner
         return [*prefix, runtime.python, "-I", "-B", "-c", BOOTSTRAP, json.dumps(spec)]
@@ -68,7 +71,8 @@ class Backend:
         lead = f"FALLBACK {self.summary}" if self.fallback else self.summary
         extra = "; no read-only view: the host's file system is visible" if self.fallback else \
             "; read-only code and runtime, private scratch"
-        return f"{lead}; {who}{extra}; {limits.describe()}; {cgroup_v2_status()}; no seccomp"
+        return (f"{lead}; {who}{extra}; {limits.describe()}; {cgroup_v2_status()}; "
+                f"{seccomp.describe(seccomp.host_architecture())}")
 
 
 def bot_environment(home: str) -> dict[str, str]:

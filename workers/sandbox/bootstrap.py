@@ -2,7 +2,8 @@
 
 Its source is handed to ``python -I -c`` (the sandbox has no view of the ``workers``
 package), with one JSON argument: the rlimits to set, the uid/gid to become (a root
-worker: the bot gets a host uid of its own), its scratch directory and the ``skyarena.remote`` arguments.
+worker: the bot gets a host uid of its own), its scratch directory, the seccomp filter
+(``seccomp.py`` builds it) and the ``skyarena.remote`` arguments.
 Limits are set here rather than on the launcher so that they apply inside the new
 namespaces: RLIMIT_NPROC then counts this bot's processes, not every process of its uid.
 Only the standard library is used, and nothing that needs the SDK.
@@ -24,8 +25,24 @@ def no_new_privileges() -> None:
         raise SystemExit(f"sandbox bootstrap: prctl(PR_SET_NO_NEW_PRIVS) failed: errno {ctypes.get_errno()}")
 
 
+def install_seccomp_filter(program: bytes) -> None:
+    """Last of all, so the bootstrap's own setuid and chdir are not filtered; the bot's first
+    import already is. Needs no new privileges (bwrap has set it, or ``confine`` did)."""
+    import ctypes
+
+    class SockFprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    instructions = ctypes.create_string_buffer(program, len(program))
+    fprog = SockFprog(len(program) // 8, ctypes.addressof(instructions))
+    pr_set_seccomp, seccomp_mode_filter = 22, 2
+    if ctypes.CDLL(None, use_errno=True).prctl(pr_set_seccomp, seccomp_mode_filter, ctypes.byref(fprog), 0, 0) != 0:
+        raise SystemExit(f"sandbox bootstrap: prctl(PR_SET_SECCOMP) failed: errno {ctypes.get_errno()}; "
+                         "the kernel needs CONFIG_SECCOMP_FILTER")
+
+
 def confine(spec: dict) -> None:  # type: ignore[type-arg]
-    if spec.get("no_new_privs"):
+    if spec.get("no_new_privs") or spec.get("seccomp"):
         no_new_privileges()
     for name, soft, hard in spec["rlimits"]:
         resource.setrlimit(getattr(resource, name), (soft, hard))
@@ -37,6 +54,8 @@ def confine(spec: dict) -> None:  # type: ignore[type-arg]
         if os.getuid() != uid or os.geteuid() != uid:
             raise SystemExit("sandbox bootstrap: could not drop to the bot's uid")
     os.chdir(spec["home"])
+    if spec.get("seccomp"):
+        install_seccomp_filter(bytes.fromhex(spec["seccomp"]))
 
 
 def main() -> None:

@@ -3,10 +3,9 @@
 
 What is lost against bwrap, and why the worker warns about it on every bot it starts: the
 bot sees the host's file system (with its own uid's rights when the worker is root, else the
-worker's: it can then read what the worker can), and there is no seccomp filter (the one
-maintained Python binding, libseccomp's own, comes with the system Python only; the PyPI
-ctypes wrapper has had no release since 2021). It still has no network, no view of other
-processes, a private cwd/HOME/TMPDIR, and the same limits.
+worker's: it can then read what the worker can). It still has no network, no view of other
+processes, a private cwd/HOME/TMPDIR, the same limits and the same seccomp filter (the
+bootstrap installs it in both modes).
 """
 
 from __future__ import annotations
