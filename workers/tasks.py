@@ -54,7 +54,8 @@ def open_resources() -> _Resources:
         return _resources
 
 
-def _player() -> MatchPlayer:
+def match_player() -> MatchPlayer:
+    """This worker process's match player (store pool, referees, settings), made once per process."""
     resources = open_resources()
     with _opening:
         if resources.player is None:
@@ -83,7 +84,7 @@ def enqueue(match_ids: Iterable[str], countdown: float | None = None) -> int:
 
 @app.task(name="skyarena.play_match")
 def play_match_task(match_id: str) -> dict[str, Any]:
-    result = play_match(_player(), match_id)
+    result = play_match(match_player(), match_id)
     log.info("match %s: %s %s %s", match_id, result.status, result.detail,
              " ".join(f"{name}={seconds:.3f}s" for name, seconds in result.phases.items()))
     if result.retry_after_s is not None:

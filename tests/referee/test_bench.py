@@ -12,8 +12,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_referee_bench_runs_and_reports_every_figure() -> None:
+    # --scale-decisions 400: the referee's CPU time is read in clock ticks (10 ms); 50 decisions
+    # (about 25 ms of it) could read as zero ticks
     out = subprocess.run([sys.executable, str(ROOT / "bench" / "referee.py"), "--decisions", "200", "--repeats", "1",
-                          "--scale-decisions", "50", "--scale-levels", "1,4", "--json"], cwd=ROOT,
+                          "--scale-decisions", "400", "--scale-levels", "1,4", "--json"], cwd=ROOT,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
     figures = json.loads(out.stdout)

@@ -11,7 +11,7 @@ import logging
 from typing import Any
 
 from workers.celery_app import app
-from workers.tasks import _player, enqueue
+from workers.tasks import enqueue, match_player
 
 from .smoke import run_smoke
 
@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 
 @app.task(name="skyarena.smoke")
 def smoke_task(version_id: int) -> dict[str, Any]:
-    result = run_smoke(_player(), version_id)
+    result = run_smoke(match_player(), version_id)
     log.info("version %s: %s %s", version_id, result.status, result.message)
     if result.retry_after_s is not None:
         smoke_task.apply_async((version_id,), countdown=result.retry_after_s)
