@@ -46,6 +46,7 @@ from workers.seasons import SeasonSpec  # noqa: E402
 from workers.store import Database, connect  # noqa: E402
 from workers.store.ladders import leaderboard, rating_history  # noqa: E402
 from workers.store.outcome import MatchOutcome, SeatOutcome  # noqa: E402
+from workers.store.replay_document import replay_document  # noqa: E402
 from workers.store.results import apply_outcome  # noqa: E402
 from workers.store.scheduling import schedule_matches  # noqa: E402
 from workers.store.schema import upgrade  # noqa: E402
@@ -151,15 +152,16 @@ def rated_per_s(url: str, players: int, matches: int, processes: int, threads: i
             versions = register_versions(conn, "skyjo-action", VERSIONS, account=f"bench-{players}-{seed}")
             plan = [PlannedMatch(tuple(rng.sample(versions, players)), 0.0, 0) for _ in range(matches)]
             ids = schedule_matches(conn, season.ladders[players], plan, [rng.randrange(2**31) for _ in plan])
-        moves = [{"seat": i % players, "action": f"flip {i % 12}"} for i in range(REPLAY_MOVES)]
+        replay = replay_document([{"type": "header", "game": "skyjo-action", "players": players},
+                                  *({"type": "move", "n": i + 1, "actions": {str(i % players): f"flip {i % 12}"}}
+                                    for i in range(REPLAY_MOVES))])
         outcomes = []
         for match_id, planned in zip(ids, plan):
             ranks = list(range(players))
             rng.shuffle(ranks)
             seats = tuple(SeatOutcome(seat, version, rank, float(-rank)) for seat, (version, rank)
                           in enumerate(zip(planned.seats, ranks)))
-            outcomes.append(MatchOutcome(match_id, seats, "finished", {"header": {"players": players}, "moves": moves},
-                                         uuid.uuid4().hex))
+            outcomes.append(MatchOutcome(match_id, seats, "finished", replay, uuid.uuid4().hex))
     finally:
         db.close()
     elapsed = run_appliers(url, outcomes, "apply", processes, threads)

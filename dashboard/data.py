@@ -18,11 +18,11 @@ import streamlit as st
 
 from workers.store import Database, open_database
 from workers.store import dashboard_reads as reads
+from workers.store import replay_document as stored_replay
 from workers.store.database import DATABASE_URL_ENV, Row, resolve_url
 from workers.store.ladders import rating_history
 from workers.store.results import decompress_replay
 
-from .replay_source import replay_records
 from .replay_views import ReplayViews
 
 LIVE_TTL_S = 10        # ladders, progress, a version's figures: fresh within seconds
@@ -89,7 +89,7 @@ def _replay(url: str, match_id: str) -> ReplayViews | None:
         data = reads.replay_data(conn, match_id)
     if data is None:
         return None
-    records, chance_in_order = replay_records(decompress_replay(data))
+    records, chance_in_order = stored_replay.records(decompress_replay(data))
     return ReplayViews(records, chance_in_order=chance_in_order)
 
 

@@ -40,6 +40,7 @@ from workers.bot_code import ArchiveMissing, ArchiveRejected, CodeCache
 from workers.referees import Referees
 from workers.sandbox import HostedSeatOutcome, SandboxLimits, play_hosted_seat
 from workers.store import Conflict, Database, queue
+from workers.store import replay_document as stored_replay
 from workers.store.outcome import MatchOutcome, SeatOutcome
 from workers.store.results import apply_outcome
 
@@ -350,33 +351,12 @@ async def _cancel(stub: Any, metadata: Any, match_id: str, reason: str) -> None:
         log.info("cancelling %s failed: %s", match_id, exc.code().name)
 
 
-def replay_document(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The referee's replay (JSON lines) as the store keeps it: one object, records by type.
-
-    ``replay_records`` turns it back into lines that `referee.games.core.replay.verify` accepts
-    (it compares moves and chance outcomes each in their own order).
-    """
-    by_type: dict[str, list[dict[str, Any]]] = {}
-    for record in records[1:]:
-        by_type.setdefault(record["type"], []).append(record)
-    end = by_type.pop("end", [])
-    match = by_type.pop("match", [])
-    return {"header": records[0], "moves": by_type.pop("move", []), "chance": by_type.pop("chance", []),
-            "end": end[-1] if end else None, "match": match[-1] if match else None,
-            **{kind: rows for kind, rows in by_type.items()}}
-
-
-def replay_records(document: Mapping[str, Any]) -> list[dict[str, Any]]:
-    records = [document["header"], *document.get("chance", []), *document.get("moves", [])]
-    return records + [document[key] for key in ("end", "match") if document.get(key)]
-
-
 def outcome_from_status(claimed: queue.ClaimedMatch, status: pb.MatchStatus, runs: Sequence[HostedSeatOutcome],
                         referee: str) -> MatchOutcome:
     """The store's MatchOutcome from the referee's record of the match and the bots' logs."""
     end = status.end
     records = replay_io.loads(status.replay_jsonl, f"the replay of {status.match_id}")
-    document = replay_document(records)
+    document = stored_replay.replay_document(records)
     seats = []
     for seat, run in zip(claimed.seats, runs):
         i = seat.seat
@@ -388,7 +368,7 @@ def outcome_from_status(claimed: queue.ClaimedMatch, status: pb.MatchStatus, run
                                  log_truncated=run.log_truncated))
     return MatchOutcome(
         match_id=claimed.match_id, seats=tuple(seats), end_reason=end.result.reason, replay=document,
-        state_hash=(document["end"] or {}).get("hash", ""), referee=referee,
+        state_hash=stored_replay.end(document).get("hash", ""), referee=referee,
         confinement="; ".join(sorted({run.confinement for run in runs})),
         details={"attempt": claimed.attempt, "referee_match_id": status.match_id, "decisions": end.decisions,
                  "result": json.loads(end.result.details_json or "{}"),

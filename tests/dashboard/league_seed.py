@@ -19,6 +19,7 @@ from workers.matchmaking import PlannedMatch
 from workers.seasons import SeasonSpec
 from workers.store import Database
 from workers.store.outcome import MatchOutcome, SeatOutcome
+from workers.store.replay_document import replay_document
 from workers.store.results import apply_outcome
 from workers.store.scheduling import schedule_matches
 from workers.store.seasons import close_season, create_season, start_season
@@ -42,16 +43,6 @@ class Seeded:
     in_flight: list[str] = field(default_factory=list)                 # [running, queued]
     faulty_match: str = ""
     paused_version: int = 0
-
-
-def replay_document(records: list[dict[str, Any]]) -> dict[str, Any]:
-    """The worker's stored form of the referee's records (`workers/play.py`): grouped by type."""
-    grouped: dict[str, list[dict[str, Any]]] = {}
-    for record in records[1:]:
-        grouped.setdefault(record["type"], []).append(record)
-    end, match = grouped.pop("end", []), grouped.pop("match", [])
-    return {"header": records[0], "moves": grouped.pop("move", []), "chance": grouped.pop("chance", []),
-            "end": end[-1] if end else None, "match": match[-1] if match else None, **grouped}
 
 
 def played(game: str, players: int, seed: int) -> tuple[list[int], list[float], str, dict[str, Any]]:

@@ -203,6 +203,7 @@ def test_every_games_replay_steps_turn_by_turn_with_its_picture(page: Any, seede
     slider = app.slider(key=f"step_{match_id}")
     first = _picture(app)
     assert slider.value == 0 and f'class="board {game}"' in first and "spectator" in first
+    assert "chance " in app.code[0].value, "the stored replay keeps the setup's draws at step 0"
     app.button(key=f"step_{match_id}_next").click().run()
     assert app.slider(key=f"step_{match_id}").value == 1 and app.code[0].value.startswith("move 1: ")
     app.button(key=f"step_{match_id}_prev").click().run()

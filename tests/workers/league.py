@@ -10,6 +10,7 @@ from workers.matchmaking import PlannedMatch
 from workers.seasons import SeasonSpec
 from workers.store import Database
 from workers.store.outcome import MatchOutcome, SeatOutcome
+from workers.store.replay_document import replay_document
 from workers.store.scheduling import schedule_matches
 from workers.store.seasons import Season, create_season, start_season
 from workers.store.synthetic import register_versions
@@ -40,7 +41,8 @@ def outcome(match_id: str, versions: Sequence[int], ranks: Sequence[int], *, sco
                     strikes=3 if i in forfeited else 0, forfeited=i in forfeited, unrated=i in unrated,
                     log=log + f" seat {i}".encode() if log else b"")
         for i, (v, r) in enumerate(zip(versions, ranks)))
-    replay = {"header": {"game": "skybirds", "seed": 1}, "moves": [{"seat": 0, "action": "a"}] * 5}
+    replay = replay_document([{"type": "header", "game": "skybirds", "seed": 1},
+                              *({"type": "move", "n": n, "actions": {"0": "a"}} for n in range(1, 6))])
     return MatchOutcome(match_id, seats, "forfeit" if forfeited else "finished", replay, f"hash-{match_id}")
 
 

@@ -11,6 +11,7 @@ import pytest
 from tests.workers.league import league, outcome, random_ranks, schedule
 from workers.ratings import Rating, RatingParameters, SeatResult, rate_free_for_all
 from workers.store import Conflict, Database, NotFound
+from workers.store import replay_document as stored_replay
 from workers.store.ladders import rating_history, standings
 from workers.store.results import apply_outcome, decompress_replay
 
@@ -39,7 +40,7 @@ def test_one_apply_writes_result_replay_logs_and_ratings_together(db: Database) 
         assert seats[2]["faults"][0]["kind"] == "timeout"
         replay = conn.execute("SELECT data, state_hash, steps FROM replays WHERE match_id = %s", (match_id,)).fetchone()
         assert replay is not None and replay["state_hash"] == f"hash-{match_id}" and replay["steps"] == 5
-        assert decompress_replay(replay["data"])["header"]["game"] == "skybirds"
+        assert stored_replay.header(decompress_replay(replay["data"]))["game"] == "skybirds"
         logs = conn.execute("SELECT seat, log FROM bot_logs WHERE match_id = %s ORDER BY seat", (match_id,)).fetchall()
         assert [bytes(r["log"]) for r in logs] == [b"stderr seat 0", b"stderr seat 1", b"stderr seat 2"]
         table = standings(conn, season.ladders[3])

@@ -6,14 +6,15 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from referee.games.core import replay as replay_io
-from workers.play import MatchPlayer, PlaySettings, play_match, replay_records
+from workers.play import MatchPlayer, PlaySettings, play_match
 from workers.referees import Referees
 from workers.scheduling import schedule_active
-from workers.store import Database, queue
+from workers.store import Database, queue, replay_document
 from workers.store.results import decompress_replay
 from workers.store.versions import add_active_version
 
@@ -28,6 +29,13 @@ def referee(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RefereeProcess
     ref = RefereeProcess(tmp_path_factory.mktemp("referee"), env={"SKYARENA_REPLAY_PAGE_BYTES": str(PAGE_BYTES)})
     yield ref
     ref.stop()
+
+
+def stored_records(document: dict[str, Any]) -> list[dict[str, Any]]:
+    """The stored replay's records, which the worker keeps in the referee's order (format 2)."""
+    records, in_order = replay_document.records(document)
+    assert in_order and document["format"] == replay_document.FORMAT
+    return records
 
 
 def make_player(db: Database, addresses: list[str], **settings: float) -> MatchPlayer:
@@ -64,7 +72,7 @@ def test_a_scheduled_match_is_played_by_hosted_bots_rated_and_its_replay_kept(db
     assert [p["rank"] is not None for p in participants] == [True, True]
     assert ratings is not None and ratings["n"] == 2
     assert stored is not None
-    state = replay_io.verify(replay_records(decompress_replay(stored["data"])))  # the stored replay proves the result
+    state = replay_io.verify(stored_records(decompress_replay(stored["data"])))  # the stored replay proves the result
     assert state.state_hash() == stored["state_hash"]
     assert confinement is not None and "rlimits" in confinement["confinement"]  # how the bots were confined is kept
 
@@ -75,7 +83,7 @@ def test_a_replay_the_referee_sends_in_pages_is_stored_whole(db: Database, playe
     with db.connection() as conn:
         stored = conn.execute("SELECT data, state_hash FROM replays WHERE match_id = %s", (match_id,)).fetchone()
     assert stored is not None
-    records = replay_records(decompress_replay(stored["data"]))
+    records = stored_records(decompress_replay(stored["data"]))
     assert len(replay_io.dumps(records)) > 3 * PAGE_BYTES  # several pages, every one of them kept
     assert replay_io.verify(records).state_hash() == stored["state_hash"]
 

@@ -18,23 +18,24 @@ from typing import Any
 from referee.games import make
 from referee.games.core import replay as replay_io
 from referee.service import visibility
+from workers.store import replay_document as stored_replay
 
 
 def public_records(document: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The public replay (JSON-line records) of a stored replay document (`play.replay_document`)."""
-    header = document["header"]
+    """The public replay (JSON-line records) of a stored replay document (`workers.store.replay_document`)."""
+    header = stored_replay.header(document)
     state = make(header["game"], header["players"], header["seed"], header.get("options") or {})
     visible = visibility.policy(state)
     records: list[dict[str, Any]] = [{"type": "header", "game": header["game"], "version": header.get("version"),
                                       "players": header["players"], "options": state.public_options()},
                                      {"type": "step", "n": 0, "public_view": state.public_view(), "moves": []}]
-    match = document.get("match") or {}
+    match = stored_replay.match_record(document)
     faults: dict[int, list[dict[str, Any]]] = {}
     for fault in match.get("faults", []):
         faults.setdefault(int(fault["turn"]), []).append(
             {"type": "fault", "turn": fault["turn"], "seat": fault["seat"], "kind": fault["kind"],
              "strike": fault.get("strike"), "forfeit": fault.get("forfeit", False)})
-    for n, record in enumerate(document.get("moves", []), start=1):
+    for n, record in enumerate(stored_replay.moves(document), start=1):
         records.extend(faults.get(n, []))
         actions = {int(seat): state.parse_action(int(seat), text) for seat, text in record["actions"].items()}
         state.apply(actions)
@@ -43,7 +44,7 @@ def public_records(document: Mapping[str, Any]) -> list[dict[str, Any]]:
             text = visible(seat, action)
             moves.append({"seat": seat, "hidden": True} if text is None else {"seat": seat, "action": text})
         records.append({"type": "step", "n": n, "public_view": state.public_view(), "moves": moves})
-    end = document.get("end") or {}
+    end = stored_replay.end(document)
     if "result" in end:
         records.append({"type": "end", "result": end["result"], "forfeited": match.get("forfeited", [])})
     return records

@@ -45,6 +45,7 @@ from workers.ratings import (
     rate_free_for_all,
 )
 
+from . import replay_document as stored_replay
 from .database import Conn, Database
 from .errors import Conflict, NotFound
 from .outcome import MatchOutcome, SeatOutcome
@@ -219,10 +220,9 @@ def _write_result(conn: Conn, outcome: MatchOutcome) -> None:
                SELECT %s, * FROM unnest(%s::int[], %s::bigint[], %s::bytea[], %s::bool[])""",
             (outcome.match_id, [s.seat for s in logs], [s.version_id for s in logs], [s.log for s in logs],
              [s.log_truncated for s in logs]))
-    moves = outcome.replay.get("moves")
     conn.execute("INSERT INTO replays (match_id, data, state_hash, steps) VALUES (%s, %s, %s, %s)",
                  (outcome.match_id, compress_replay(outcome.replay), outcome.state_hash,
-                  len(moves) if isinstance(moves, list) else 0))
+                  len(stored_replay.moves(outcome.replay))))
 
 
 def compress_replay(replay: Mapping[str, Any]) -> bytes:

@@ -11,26 +11,39 @@ import pytest
 
 from referee.games import GAMES, make
 from workers.arena.public_replay import public_records
+from workers.store.replay_document import records as stored_records
+from workers.store.replay_document import replay_document
 
 
 def _played(game: str, seed: int) -> tuple[dict[str, object], list[object]]:
-    """A random playout as the store keeps it (header, moves, end), and the public views along the way."""
+    """A random playout as the store keeps it (its records in order: header, moves with a chance
+    record after each, end), and the public views along the way."""
     players = GAMES[game].min_players
     state = make(game, players, seed, {})
     rng = random.Random(seed)
-    views, moves = [state.public_view()], []
-    while not state.is_over() and len(moves) < 400:
-        joint = {seat: rng.choice(state.legal_actions(seat)) for seat in state.to_move()}
-        moves.append({"type": "move", "n": len(moves) + 1, "actions": {str(s): str(a) for s, a in joint.items()}})
-        state.apply(joint)
-        views.append(state.public_view())
-    end = {"type": "end", "hash": state.state_hash()}
-    if state.is_over():
-        end["result"] = state.result().to_json()
     header = {"type": "header", "game": game, "version": GAMES[game].version, "players": players, "seed": seed,
               "options": {}}
-    return {"header": header, "moves": moves, "chance": [{"type": "chance", "label": "secret", "value": 1}],
-            "end": end}, views
+    records: list[dict[str, object]] = [header]
+    views = [state.public_view()]
+    while not state.is_over() and len(records) < 800:
+        joint = {seat: rng.choice(state.legal_actions(seat)) for seat in state.to_move()}
+        records.append({"type": "move", "n": len(views), "actions": {str(s): str(a) for s, a in joint.items()}})
+        records.append({"type": "chance", "label": "secret", "value": 1})
+        state.apply(joint)
+        views.append(state.public_view())
+    end: dict[str, object] = {"type": "end", "hash": state.state_hash()}
+    if state.is_over():
+        end["result"] = state.result().to_json()
+    return replay_document([*records, end]), views
+
+
+def test_a_replay_stored_grouped_by_type_gives_the_same_public_replay() -> None:
+    """Replays stored before format 2 (records grouped by type) are still handed out alike."""
+    document, _ = _played("skybirds", seed=5)
+    records, _ = stored_records(document)
+    grouped = {"header": records[0], "moves": [r for r in records if r["type"] == "move"],
+               "chance": [r for r in records if r["type"] == "chance"], "end": document["end"], "match": None}
+    assert public_records(grouped) == public_records(document)
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
