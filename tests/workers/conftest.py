@@ -9,13 +9,18 @@ so tests run in parallel under `pytest -n` without seeing each other's rows.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import shutil
+import tempfile
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
+import psutil
 import psycopg
 import pytest
 
@@ -131,3 +136,41 @@ def db(database_url: str) -> Iterator[Database]:
     finally:
         database.close()
 
+
+
+EMBEDDED_SERVERS = ("redis-server", "postgres")  # what a data folder's embedded broker and store run as
+
+
+def stop_embedded_servers(folder: Path, timeout: float = 10.0) -> list[int]:
+    """Stop every embedded Redis or Postgres still serving from ``folder``: a test that SIGKILLs
+    its processes leaves them no chance to stop the servers they shared (they outlive their
+    folder otherwise, one orphan per test run). Returns the pids stopped."""
+    inside = str(folder.resolve())
+    found = []
+    for proc in psutil.process_iter(["name", "cwd", "cmdline"]):
+        info = proc.info
+        if info["name"] not in EMBEDDED_SERVERS:
+            continue
+        places = [info["cwd"] or "", *(info["cmdline"] or [])]
+        if any(place == inside or place.startswith(inside + os.sep) for place in places):
+            found.append(proc)
+    for proc in found:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            proc.terminate()
+    _, alive = psutil.wait_procs(found, timeout=timeout)
+    for proc in alive:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            proc.kill()
+    return [proc.pid for proc in found]
+
+
+@pytest.fixture
+def short_dir() -> Iterator[Path]:
+    """A folder with a short path (unix socket paths are limited to about 100 bytes), for the
+    data of processes under test; their embedded servers are stopped before it is removed."""
+    folder = Path(tempfile.mkdtemp(prefix="sk-", dir="/tmp"))
+    try:
+        yield folder
+    finally:
+        stop_embedded_servers(folder)
+        shutil.rmtree(folder, ignore_errors=True)

@@ -6,12 +6,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
+import psutil
 import pytest
 from click.testing import CliRunner
 
@@ -21,13 +20,8 @@ from workers.scheduling import schedule_active
 from workers.store import Database, queue
 from workers.store.accounts import issue_token
 
+from .conftest import stop_embedded_servers
 from .services import SERVICE_TOKEN, SKYARENA, CeleryProcess, RefereeProcess, house_league
-
-
-@pytest.fixture
-def short_dir() -> Iterator[Path]:
-    with tempfile.TemporaryDirectory(prefix="sk-celery-", dir="/tmp") as folder:
-        yield Path(folder)
 
 
 def test_the_embedded_broker_is_started_once_and_shared_by_the_processes_of_a_data_dir(short_dir: Path) -> None:
@@ -37,6 +31,20 @@ def test_the_embedded_broker_is_started_once_and_shared_by_the_processes_of_a_da
                             "embedded_broker_url; print(embedded_broker_url(Path(sys.argv[1])))", str(short_dir)],
                            capture_output=True, text=True, check=True)
     assert other.stdout.strip() == url  # the second process joined the running server
+
+
+def test_an_embedded_broker_left_by_a_killed_process_is_stopped_with_its_test_folder(short_dir: Path) -> None:
+    """The worker tests SIGKILL processes that share an embedded broker; the folder fixture's
+    clean-up must stop what they leave (it used to outlive the test run)."""
+    starter = subprocess.Popen([sys.executable, "-c", "import sys, time; from pathlib import Path; "
+                                "from workers.broker import embedded_broker_url; "
+                                "print(embedded_broker_url(Path(sys.argv[1])), flush=True); time.sleep(60)",
+                                str(short_dir)], stdout=subprocess.PIPE, text=True)
+    assert starter.stdout is not None and starter.stdout.readline().startswith("redis+socket:///")
+    starter.kill()
+    starter.wait()
+    stopped = stop_embedded_servers(short_dir)
+    assert len(stopped) == 1 and not psutil.pid_exists(stopped[0])
 
 
 def test_a_broker_url_that_is_not_rabbitmq_or_redis_is_refused_with_examples(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
@@ -33,11 +30,8 @@ HOUSE_VERSIONS = len(HOUSE_BOTS)
 
 
 @pytest.fixture
-def data_dir() -> Iterator[Path]:
-    # Short, under /tmp: unix socket paths (Postgres, Redis) must stay under 108 bytes.
-    folder = Path(tempfile.mkdtemp(prefix="skd-", dir="/tmp"))
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
+def data_dir(short_dir: Path) -> Path:
+    return short_dir
 
 
 def demo_command(data_dir: Path, *extra: str) -> list[str]:

@@ -14,9 +14,8 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -28,13 +27,6 @@ from .services import SERVICE_TOKEN, SKYARENA, CeleryProcess, RedisProcess, Refe
 MATCHES = 300
 DEADLINE_S = 900.0  # a bound, not the usual time: ~4 min here, ~8 min with the 2 cores shared by many more jobs
 LEASE_S = 6.0       # short, so the killed worker's match comes back within seconds
-
-
-@pytest.fixture
-def short_dir() -> Iterator[Path]:
-    """A folder with a short path: unix socket paths are limited to about 100 bytes."""
-    with tempfile.TemporaryDirectory(prefix="sk-faults-", dir="/tmp") as folder:
-        yield Path(folder)
 
 
 def wait_for(what: str, condition: Callable[[], bool], deadline: float, logs: list[Path]) -> None:
