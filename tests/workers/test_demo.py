@@ -9,6 +9,7 @@ started may be left: not its children's process groups, not the embedded servers
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -19,9 +20,14 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from rich.console import Console
 
 from referee.games import GAMES
 from skyarena.games import house_bots
+from workers.demo.launcher import Demo, DemoSettings
+from workers.demo.league import Submitted
+from workers.store import Database, submissions
+from workers.store.versions import add_active_version
 
 SKYARENA = str(Path(sys.executable).parent / "skyarena")
 RUN_TIMEOUT_S = 420      # two minutes is the target on a quiet machine; CI shares two cores with the suite
@@ -122,3 +128,18 @@ def test_demo_reaches_rated_matches_of_every_game_then_stops_everything_and_reus
     assert all(finished >= 1 for _, finished in seasons.values()), seasons  # the first run's rated matches
     assert versions == dict.fromkeys(HOUSE_BOTS, 1)                    # content-hashed: no second copy
     assert wait_gone(data_dir) == []
+
+
+def test_a_house_bot_that_fails_its_smoke_test_is_named_with_the_reason(db: Database, short_dir: Path) -> None:
+    """A failed house version leaves its game's ladder short of players: the demo says which
+    and why, once, instead of waiting silently for rated matches that cannot come."""
+    with db.connection() as conn:
+        good = add_active_version(conn, "house", "sky-team-random", "sky-team", b"a", {"entry": "bot.py"})
+        bad = add_active_version(conn, "house", "sky-team-heuristic", "sky-team", b"b", {"entry": "bot.py"})
+        submissions.set_status(conn, bad, "failed", "failed its smoke match m1: turn 3: exception")
+    demo = Demo(DemoSettings(data_dir=short_dir), Console(file=io.StringIO()))
+    submitted = [Submitted("sky-team", "sky-team-random", good, "active", False),
+                 Submitted("sky-team", "sky-team-heuristic", bad, "smoke", False)]
+    assert demo.failed_house_bots(db, submitted) == [
+        "house bot sky-team-heuristic (sky-team) failed its smoke test, so its ladder may not fill: "
+        "failed its smoke match m1: turn 3: exception"]

@@ -33,9 +33,16 @@ from rich.live import Live
 
 from skyarena.arena.client import Arena
 from workers.broker import broker_url, redact
-from workers.demo.league import DemoClock, author_token, open_seasons, organiser_token, submit_house_bots
+from workers.demo.league import (
+    DemoClock,
+    Submitted,
+    author_token,
+    open_seasons,
+    organiser_token,
+    submit_house_bots,
+)
 from workers.demo.processes import Child, stop_all
-from workers.store import Database, open_database, queue
+from workers.store import Database, open_database, queue, submissions
 from workers.store import redact as redact_database
 from workers.store.database import resolve_url
 from workers.store.schema import upgrade
@@ -197,8 +204,18 @@ class Demo:
             return True
         return self.settings.duration_s is not None and time.monotonic() - started >= self.settings.duration_s
 
-    def watch(self, db: Database, seasons: dict[str, str], started: float) -> dict[str, int]:
+    def failed_house_bots(self, db: Database, submitted: list[Submitted]) -> list[str]:
+        """What the author would read for each house version that failed its smoke match: its
+        game's ladder then lacks a player, and the demo must say why instead of waiting."""
+        with db.connection() as conn:
+            rows = [(s, submissions.version(conn, s.version_id)) for s in submitted]
+        return [f"house bot {s.bot} ({s.game}) failed its smoke test, so its ladder may not fill: "
+                f"{row['status_message']}" for s, row in rows if row["status"] == "failed"]
+
+    def watch(self, db: Database, seasons: dict[str, str], started: float,
+              submitted: list[Submitted] | None = None) -> dict[str, int]:
         counts = self.rated(db, seasons)
+        reported: set[str] = set()
         announced = False
         last_plain = 0.0
         first_rated: dict[str, float] = {game: 0.0 for game, n in counts.items() if n}  # rated in an earlier run
@@ -209,6 +226,10 @@ class Demo:
                 time.sleep(POLL_S)
                 self.keep_running()
                 counts = self.rated(db, seasons)
+                for failure in self.failed_house_bots(db, submitted or []):
+                    if failure not in reported:
+                        reported.add(failure)
+                        self.say(failure)
                 for game, n in counts.items():
                     if n and game not in first_rated:  # the figure the issue sets a target for (two minutes)
                         first_rated[game] = time.monotonic() - started
@@ -249,7 +270,7 @@ class Demo:
                      f"({fresh} new, {len(submitted) - fresh} already submitted)")
             self.say(f"organiser token in {self.folder / 'tokens.json'}: "
                      f"skyarena login --arena {arena_address} --token ...")
-            return self.watch(db, seasons, started)
+            return self.watch(db, seasons, started, submitted)
         finally:
             db.close()
 
