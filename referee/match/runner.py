@@ -217,7 +217,7 @@ class MatchRunner:
             raise TypeError(f"a bot answered a {kind}; answer with one of the legal actions, its notation string "
                             "or its index")
         for action in legal:  # by value, against the legal side: the answer is never turned into text
-            if action == answer:
+            if type(action) is type(answer) and action == answer:  # equal tuples of two classes are not one action
                 return action
         raise IllegalAction(f"{state.game}: the {kind} answered is not one of the {len(legal)} legal actions of "
                             f"seat {seat} now; legal: {legal_summary(legal)}.")

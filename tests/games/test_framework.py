@@ -10,9 +10,9 @@ from collections import Counter
 
 import pytest
 
-from referee.games import CounterRng, OptionError, PlayerCountError, Result, UnknownGame, make
+from referee.games import CounterRng, IllegalAction, OptionError, PlayerCountError, Result, UnknownGame, make
 from referee.games.core import replay as replay_io
-from referee.games.core.playout import random_playout
+from referee.games.core.playout import random_joint_action, random_playout
 from tests.games import test_invariants as suite
 
 
@@ -110,3 +110,29 @@ def test_a_game_engine_is_imported_only_when_its_game_is_asked_for() -> None:
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert json.loads(out) == [["sky-team", "skyjo-action", "skybirds", "oddball-aeronauts", "fly-away"], [],
                                ["fly_away"]]
+
+
+def test_an_equal_tuple_of_another_action_class_is_not_legal() -> None:
+    """Oddball's ``Announce(2) == Protect(2)`` as tuples: where ``protect 2`` is legal, an
+    Announce of the same field is refused by ``is_legal`` and ``apply`` (which would apply it
+    as an announcement), and the state is left as it was."""
+    from referee.games.oddball_aeronauts.actions import Announce, Protect
+
+    for seed in range(200):
+        state = make("oddball-aeronauts", 2, seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            for seat in state.to_move():
+                protects = [a for a in state.legal_actions(seat) if type(a) is Protect]
+                if protects:
+                    twin = Announce(protects[0].position)
+                    assert twin == protects[0] and state.is_legal(seat, protects[0])
+                    assert not state.is_legal(seat, twin)
+                    before = state.state_hash()
+                    with pytest.raises(IllegalAction):
+                        state.apply({s: (twin if s == seat else state.legal_actions(s)[0])
+                                     for s in state.to_move()})
+                    assert state.state_hash() == before
+                    return
+            state.apply(random_joint_action(state, rng))
+    pytest.fail("no random Oddball game of 200 reached a protect decision")

@@ -112,6 +112,14 @@ def _check_conversions(game: str, players: int) -> None:
                 rebuilt = convert.legal_actions_from_proto(game, messages)
                 if wire is not None:
                     assert rebuilt == legal and [type(a) for a in rebuilt] == [type(a) for a in legal]
+                    # the referee's per-action caches (shared by every match of a process) hand out
+                    # each action's own bytes, also for equal tuples of another class met earlier
+                    fresh = [game_pb2.Action(**convert.action_kwargs(game, a, wire)).SerializeToString()  # type: ignore[arg-type]
+                             for a in legal]
+                    assert [convert.action_bytes(game, a, wire) for a in legal] == fresh, game
+                    assert [convert.typed_action_bytes(game, a, wire) for a in legal] == [
+                        getattr(game_pb2.Action.FromString(f), wire.field).SerializeToString(deterministic=True)
+                        for f in fresh], game
                 else:
                     assert rebuilt == [str(a) for a in legal]
             state.apply(random_joint_action(state, rng))
@@ -169,3 +177,33 @@ def test_generic_client_lists_services_and_checks_health(referee: Referee) -> No
             get_call(message_factory.GetMessageClass(get.input_type)(match_id="nope"), timeout=5)
         assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED
     assert sys.modules  # keep the import of sys used on every platform
+
+
+@pytest.mark.parametrize("game", sorted(g for g in GAMES if convert.wire_for(g) is not None))
+def test_the_per_action_caches_keep_equal_tuples_of_two_classes_apart(game: str) -> None:
+    """The referee keeps each action's serialized message, for every match of its process.
+    Most engines' actions are NamedTuples, and tuples of two classes with the same fields are
+    equal and hash alike (Oddball's ``Announce(2) == Protect(2)``): a cache keyed by value
+    alone sent a Protect as the Announce met before it, and the bot was handed the wrong
+    legal actions. Every action reached in random games must get its own bytes."""
+    wire = convert.wire_for(game)
+    assert wire is not None
+    seen: dict[tuple[type, Any], Any] = {}
+    for seed in range(30):
+        state = make(game, GAMES[game].min_players, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            for seat in state.to_move():
+                for action in state.legal_actions(seat):
+                    seen.setdefault((type(action), action), action)
+            state.apply(random_joint_action(state, rng))
+    actions = list(seen.values())
+    random.Random(0).shuffle(actions)
+    for action in actions:
+        fresh = game_pb2.Action(**convert.action_kwargs(game, action, wire)).SerializeToString()  # type: ignore[arg-type]
+        assert convert.action_bytes(game, action, wire) == fresh, (type(action).__name__, str(action))
+        typed = getattr(game_pb2.Action.FromString(fresh), wire.field).SerializeToString(deterministic=True)
+        assert convert.typed_action_bytes(game, action, wire) == typed, (type(action).__name__, str(action))
+    collide = [a for a in actions if any(type(b) is not type(a) and b == a for b in actions)]
+    if game == "oddball-aeronauts":  # the case that was hit: the test must keep reaching it
+        assert collide, "random play no longer reaches two equal actions of different classes"

@@ -121,7 +121,7 @@ class State(ABC):
     def is_legal(self, seat: int, action: Any) -> bool:
         """Whether ``action`` (an action value, not its notation) is legal for ``seat`` now."""
         self._check_seat(seat, "is_legal")
-        return _is_action_value(action) and self._is_legal(seat, action)
+        return _is_action_value(action) and self._is_legal(seat, action) and self._same_class(seat, action)
 
     def _check_seat(self, seat: Any, call: str) -> None:
         # type() rather than isinstance: True is an int to Python but never a seat.
@@ -171,10 +171,22 @@ class State(ABC):
             action = actions[seat]
             if isinstance(action, str):
                 action = self._parse_action(seat, action)
-            elif not _is_action_value(action) or not self._is_legal(seat, action):
+            elif not _is_action_value(action) or not self._is_legal(seat, action) \
+                    or not self._same_class(seat, action):
                 raise IllegalAction(self._not_an_action_message(seat, action))
             checked[seat] = action
         self.apply_legal(checked)
+
+    def _same_class(self, seat: int, action: Any) -> bool:
+        """A legal action equal to ``action`` is also of its class. The games' ``_is_legal``
+        compare by value, and tuples of different classes are equal when their fields are
+        (Oddball's ``Announce(2) == Protect(2)``): without this a NamedTuple of the wrong
+        kind would pass as legal and be applied as what it is not. Dataclass actions already
+        compare their class."""
+        if not isinstance(action, tuple):
+            return True
+        kind = type(action)
+        return any(type(legal) is kind and legal == action for legal in self._legal_actions(seat))
 
     def _not_an_action_message(self, seat: int, action: Any) -> str:
         """Why a value that is not notation was refused. An integer is most likely an index

@@ -710,14 +710,23 @@ def action_bytes(game: str, action: Any, wire: GameWire | None) -> bytes:
     splices these into turn requests, since building hundreds of action messages from dicts
     per decision costs more than the rest of a step."""
     store = _ACTION_BYTES.store(game)
+    key = action_key(action)
     try:
-        data: bytes | None = store.get(action)
+        data: bytes | None = store.get(key)
     except TypeError:  # an unhashable action: convert it every time
         return game_pb2.Action(**action_kwargs(game, action, wire)).SerializeToString()
     if data is None:
         data = game_pb2.Action(**action_kwargs(game, action, wire)).SerializeToString()
-        _ACTION_BYTES.put(store, action, data)
+        _ACTION_BYTES.put(store, key, data)
     return data
+
+
+def action_key(action: Any) -> tuple[type, Any]:
+    """What the per-action caches are keyed by: the value *and its class*. Most engines'
+    actions are NamedTuples, and tuples of different classes with the same fields are equal
+    with the same hash (Oddball's ``Announce(2) == Protect(2)``, ``Play((1, 2), 0) ==
+    Prepare((1, 2), False)``): keyed by value alone, one would be sent as the other."""
+    return type(action), action
 
 
 def typed_action_bytes(game: str, action: Any, wire: GameWire) -> bytes:
@@ -725,15 +734,16 @@ def typed_action_bytes(game: str, action: Any, wire: GameWire) -> bytes:
     member of ``Action.game``), kept per game: the referee compares a bot's typed answer
     with these, by value, instead of building an engine object from the bot's numbers."""
     store: dict[Any, Any] | None = _TYPED_BYTES.store(game)
+    key = action_key(action)
     try:
-        data: bytes | None = store.get(action) if store is not None else None
+        data: bytes | None = store.get(key) if store is not None else None
     except TypeError:  # unhashable: convert every time
         data = store = None
     if data is None:
         message = game_pb2.Action.FromString(action_bytes(game, action, wire))
         data = getattr(message, wire.field).SerializeToString(deterministic=True)
         if store is not None:
-            _TYPED_BYTES.put(store, action, data)
+            _TYPED_BYTES.put(store, key, data)
     return data
 
 
