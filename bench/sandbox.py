@@ -12,9 +12,9 @@ machine other work moves every start by more than the overhead itself. Tearing t
 sandbox down (kill, wait, remove the copies) is reported beside it.
 
 Where the rest of the time goes, measured in the same run: the interpreter alone
-(``python -I -c pass``), the SDK's import (``import skyarena.remote.__main__``, mostly
-grpc and protobuf, which the stdio bot loads because the runner module serves both
-transports), one engine's import (``referee.games`` imports a game's engine only when the
+(``python -I -c pass``), the SDK's import (``import skyarena.remote.__main__``: protobuf
+and the frames; grpc and asyncio stay out of a stdio bot since the gRPC transport has its
+own module), one engine's import (``referee.games`` imports a game's engine only when the
 game is named, so a bot loads its own game's alone: Sky Team's here; before that registry
 was lazy every bot imported all five, about 45 % of its start-up CPU),
 and bwrap alone with the bot's mounts running ``/bin/true``.

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from skyarena import Bot
-from skyarena.remote.runner import RemoteResult, SeatSession, play_grpc
+from skyarena.remote.grpc_transport import play_grpc
+from skyarena.remote.runner import RemoteResult, SeatSession
 from skyarena.v1 import referee_pb2 as pb
 
 from .conftest import TOY, Referee, finish, spawn_bot

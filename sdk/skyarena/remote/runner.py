@@ -9,29 +9,31 @@ of kind ``exception``, like locally) instead of letting the clock run out.
 
     run_bot(MyBot(), referee="127.0.0.1:50051", token="...")   # gRPC
     run_bot(MyBot(), stdio=True)                               # frames on stdin/stdout
+
+The gRPC transport lives in :mod:`.grpc_transport`, imported only when a seat connects
+over gRPC: a hosted bot speaks stdio frames, and not loading grpc and asyncio saves about
+half of its start-up (bench/sandbox.py, ``sdk_import_ms``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import IO, Any, BinaryIO
-
-import grpc
-from grpc import aio
+from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
 from ..bot import Bot, MatchInfo
 from ..games import observation_class
 from ..observation import Observation
 from ..v1 import referee_pb2 as pb
-from ..v1 import referee_pb2_grpc as pb_grpc
 from . import convert
 from .frames import DEFAULT_MAX_FRAME, read_frame, write_frame
+
+if TYPE_CHECKING:
+    import grpc
 
 CLIENT = "skyarena-python/0.1.0"
 # Caps on both sides (the referee has its own): a bot sends small answers and receives
@@ -45,9 +47,10 @@ CONNECT_TIMEOUT_S = 5.0
 # pending decision's deadline is further off). Past it the referee has charged the seat or
 # is gone: the bot stops with a message instead of waiting forever.
 REJOIN_WINDOW_S = 15.0
-# Status codes after which rejoining with the same token can help.
-RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.ALREADY_EXISTS, grpc.StatusCode.INTERNAL,
-             grpc.StatusCode.UNKNOWN)
+# gRPC's status codes by number (fixed by the gRPC specification), for the referee's notices.
+STATUS_NAMES = ("OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
+                "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+                "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED")
 
 BotFactory = Callable[[str], Bot]
 
@@ -220,73 +223,7 @@ def unreachable(address: str, waited_s: float) -> str:
 
 
 def _code_name(code: int) -> str:
-    for status in grpc.StatusCode:
-        if status.value[0] == code:
-            return status.name
-    return str(code)
-
-
-# ----- gRPC ------------------------------------------------------------------------------
-
-async def play_grpc(session: SeatSession, address: str, token: str, client: str = CLIENT,
-                    reconnects: int = 5, connect_timeout_s: float = CONNECT_TIMEOUT_S,
-                    rejoin_window_s: float = REJOIN_WINDOW_S) -> RemoteResult:
-    """Join with the seat token and play until the match ends; rejoin after a dropped stream
-    (at most ``reconnects`` times in a row, within the rejoin window)."""
-    options = [("grpc.max_send_message_length", MAX_SEND_BYTES),
-               ("grpc.max_receive_message_length", MAX_RECEIVE_BYTES),
-               ("grpc.keepalive_time_ms", 30_000), ("grpc.keepalive_timeout_ms", 10_000)]
-    loop = asyncio.get_running_loop()
-    failures = 0
-    async with aio.insecure_channel(address, options=options) as channel:
-        try:
-            await asyncio.wait_for(channel.channel_ready(), connect_timeout_s)
-        except TimeoutError:
-            raise RemoteError(unreachable(address, connect_timeout_s)) from None
-        stub = pb_grpc.RefereeStub(channel)
-        deadline_at = 0.0  # when the referee stops waiting for this seat's pending decision
-        while True:
-            call = stub.Play()
-            try:
-                await call.write(pb.BotMessage(join=pb.Join(token=token, client=client)))
-                while True:
-                    message = await call.read()
-                    if message is aio.EOF:
-                        break
-                    assert isinstance(message, pb.RefereeMessage)
-                    failures = 0
-                    if message.WhichOneof("kind") == "turn":
-                        deadline_at = loop.time() + message.turn.deadline_s
-                    reply = session.handle(message)
-                    if reply is not None:
-                        await call.write(reply)
-                    if session.finished:
-                        break
-                if session.finished:
-                    with contextlib.suppress(Exception):
-                        await call.done_writing()
-                    return session.conclude()
-                code = await call.code()
-                if code != grpc.StatusCode.OK:
-                    raise RemoteError(await call.details() or "", code)
-                raise RemoteError("the referee closed the stream before the match ended")
-            except aio.AioRpcError as exc:
-                code = exc.code()
-                if code not in RETRYABLE or failures >= reconnects:
-                    raise RemoteError(exc.details() or str(exc), code) from None
-                failures += 1
-                window = max(rejoin_window_s, deadline_at - loop.time())
-                session.say(f"stream lost ({code.name}: {exc.details()}); rejoining ({failures}/{reconnects}, for "
-                            f"up to {window:.0f} s)")
-                await asyncio.sleep(min(0.1 * 2 ** failures, 2.0))
-                try:
-                    await asyncio.wait_for(channel.channel_ready(), window)
-                except TimeoutError:
-                    raise RemoteError(f"the referee at {address} is gone: the stream broke ({code.name}) and no "
-                                      f"referee answered for {window:.0f} s (the rejoin window); this seat's match "
-                                      "is lost here, the referee plays its fallback if it comes back.") from None
-            finally:
-                call.cancel()
+    return STATUS_NAMES[code] if 0 <= code < len(STATUS_NAMES) else str(code)
 
 
 # ----- stdio -----------------------------------------------------------------------------
@@ -374,4 +311,8 @@ def run_bot(bot: Bot | BotFactory, referee: str | None = None, token: str | None
         window = float(window_text) if window_text.strip() else REJOIN_WINDOW_S
     except ValueError:
         raise RemoteError(f"SKYARENA_REJOIN_WINDOW_S={window_text!r} is not a number of seconds") from None
+    import asyncio
+
+    from .grpc_transport import play_grpc
+
     return asyncio.run(play_grpc(session, referee, token, client, reconnects, rejoin_window_s=window))
