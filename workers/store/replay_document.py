@@ -36,14 +36,14 @@ def replay_document(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         raise ReplayDocumentError("a replay starts with its header record; this one does not, so it cannot be stored")
     ends = [r for r in records if r.get("type") == "end"]
     matches = [r for r in records if r.get("type") == "match"]
-    return {"format": FORMAT, "records": [dict(r) for r in records],
-            "end": dict(ends[-1]) if ends else None, "match": dict(matches[-1]) if matches else None}
+    return {"format": FORMAT, "records": list(records), "end": ends[-1] if ends else None,
+            "match": matches[-1] if matches else None}
 
 
 def records(document: Mapping[str, Any]) -> tuple[list[dict[str, Any]], bool]:
     """The records, and whether each chance outcome sits after the move that drew it."""
     if isinstance(document, Mapping) and isinstance(document.get("records"), list):
-        return [dict(r) for r in document["records"]], True
+        return list(document["records"]), True
     if isinstance(document, Mapping) and isinstance(document.get("header"), Mapping):
         grouped = [dict(document["header"], type="header"), *(document.get("chance") or []),
                    *(document.get("moves") or [])]
@@ -54,12 +54,16 @@ def records(document: Mapping[str, Any]) -> tuple[list[dict[str, Any]], bool]:
 
 def header(document: Mapping[str, Any]) -> dict[str, Any]:
     """The replay's header record (game, players, seed, options, engine version)."""
+    if isinstance(document.get("records"), list) and document["records"]:
+        return dict(document["records"][0])
     return records(document)[0][0]
 
 
 def moves(document: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The move records in play order."""
-    return [r for r in records(document)[0] if r.get("type") == "move"]
+    if isinstance(document.get("records"), list):
+        return [r for r in document["records"] if r.get("type") == "move"]
+    return list(document.get("moves") or [])
 
 
 def end(document: Mapping[str, Any]) -> dict[str, Any]:
