@@ -204,18 +204,23 @@ class Demo:
             return True
         return self.settings.duration_s is not None and time.monotonic() - started >= self.settings.duration_s
 
+    def house_verdicts(self, db: Database, submitted: list[Submitted]) -> dict[int, tuple[str, str]]:
+        """Each house version's status and message, by version id."""
+        with db.connection() as conn:
+            rows = [submissions.version(conn, s.version_id) for s in submitted]
+        return {s.version_id: (row["status"], row["status_message"]) for s, row in zip(submitted, rows)}
+
     def failed_house_bots(self, db: Database, submitted: list[Submitted]) -> list[str]:
         """What the author would read for each house version that failed its smoke match: its
         game's ladder then lacks a player, and the demo must say why instead of waiting."""
-        with db.connection() as conn:
-            rows = [(s, submissions.version(conn, s.version_id)) for s in submitted]
-        return [f"house bot {s.bot} ({s.game}) failed its smoke test, so its ladder may not fill: "
-                f"{row['status_message']}" for s, row in rows if row["status"] == "failed"]
+        verdicts = self.house_verdicts(db, submitted)
+        return [_smoke_failure(s, verdicts[s.version_id][1]) for s in submitted
+                if verdicts[s.version_id][0] == "failed"]
 
     def watch(self, db: Database, seasons: dict[str, str], started: float,
               submitted: list[Submitted] | None = None) -> dict[str, int]:
         counts = self.rated(db, seasons)
-        reported: set[str] = set()
+        undecided = list(submitted or [])  # house versions whose smoke match has not concluded yet
         announced = False
         last_plain = 0.0
         first_rated: dict[str, float] = {game: 0.0 for game, n in counts.items() if n}  # rated in an earlier run
@@ -226,10 +231,12 @@ class Demo:
                 time.sleep(POLL_S)
                 self.keep_running()
                 counts = self.rated(db, seasons)
-                for failure in self.failed_house_bots(db, submitted or []):
-                    if failure not in reported:
-                        reported.add(failure)
-                        self.say(failure)
+                if undecided:
+                    verdicts = self.house_verdicts(db, undecided)
+                    for s in undecided:
+                        if verdicts[s.version_id][0] == "failed":
+                            self.say(_smoke_failure(s, verdicts[s.version_id][1]))
+                    undecided = [s for s in undecided if verdicts[s.version_id][0] in SMOKE_PENDING]
                 for game, n in counts.items():
                     if n and game not in first_rated:  # the figure the issue sets a target for (two minutes)
                         first_rated[game] = time.monotonic() - started
@@ -273,6 +280,14 @@ class Demo:
             return self.watch(db, seasons, started, submitted)
         finally:
             db.close()
+
+
+SMOKE_PENDING = ("received", "smoke")  # a version's statuses before its smoke match has a verdict
+
+
+def _smoke_failure(submitted: Submitted, message: str) -> str:
+    return (f"house bot {submitted.bot} ({submitted.game}) failed its smoke test, so its ladder may not fill: "
+            f"{message}")
 
 
 def run_demo(settings: DemoSettings, console: Console | None = None,
