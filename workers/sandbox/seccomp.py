@@ -66,6 +66,7 @@ REFUSED = (
     "syslog", "vhangup",
 )
 X86_64_ONLY = ("iopl", "ioperm", "uselib", "nfsservctl")
+SPECIAL = ("clone3", "clone", "socket")  # filtered by their own rules (ENOSYS; a flag test; a family test)
 
 
 @dataclass(frozen=True, eq=False)  # one object per table: hashed by identity, for the cache
@@ -74,6 +75,11 @@ class Architecture:
     audit_arch: int             # AUDIT_ARCH_*: what seccomp_data.arch holds for this ABI
     syscalls: dict[str, int]    # the numbers of the calls the filter looks at
     x32: bool = False           # x86-64: refuse the x32 ABI's numbers too
+    own_refused: tuple[str, ...] = ()  # calls refused on this architecture only (beside REFUSED)
+
+    @property
+    def refused(self) -> tuple[str, ...]:
+        return REFUSED + self.own_refused
 
 
 X86_64 = Architecture("x86_64", 0xC000003E, {
@@ -87,7 +93,7 @@ X86_64 = Architecture("x86_64", 0xC000003E, {
     "swapon": 167, "swapoff": 168, "acct": 163, "quotactl": 179, "settimeofday": 164, "clock_settime": 227,
     "clock_adjtime": 305, "adjtimex": 159, "sethostname": 170, "setdomainname": 171, "syslog": 103,
     "vhangup": 153, "iopl": 172, "ioperm": 173, "uselib": 134, "nfsservctl": 180,
-}, x32=True)
+}, x32=True, own_refused=X86_64_ONLY)
 
 AARCH64 = Architecture("aarch64", 0xC00000B7, {
     "clone": 220, "clone3": 435, "socket": 198, "unshare": 97, "setns": 268, "mount": 40, "umount2": 39,
@@ -147,7 +153,7 @@ def filter_program(arch: Architecture) -> bytes:
     if arch.x32:
         program += _op(JUMP_IF_AT_LEAST, X32_SYSCALL_BIT, 0, 1) + _op(RETURN, KILL_PROCESS)
     program += _op(JUMP_IF_EQUAL, calls["clone3"], 0, 1) + _refuse(errno.ENOSYS)
-    for name in REFUSED + (X86_64_ONLY if arch is X86_64 else ()):
+    for name in arch.refused:
         program += _refused_call(calls[name])
     # the two that look at an argument come last: they load it over the call's number
     program += _clone_without_namespaces(calls["clone"])
@@ -159,4 +165,4 @@ def describe(arch: Architecture | None) -> str:
     """For the match record's confinement string."""
     if arch is None:
         return f"no seccomp (no syscall table for {platform.machine()})"
-    return f"seccomp: {len(REFUSED) + (len(X86_64_ONLY) if arch is X86_64 else 0) + 3} calls filtered"
+    return f"seccomp: {len(arch.refused) + len(SPECIAL)} calls filtered"
