@@ -18,7 +18,9 @@ from workers.store.accounts import issue_token
 from workers.store.ladders import frozen_standings, leaderboard, rating_history, standings
 from workers.store.results import apply_outcome
 from workers.store.seasons import close_season, create_season, get_season, start_season
+from workers.store.submissions import smoke_opponent
 from workers.store.synthetic import generate_history
+from workers.store.version_status import pause_version, reinstate_version
 
 
 def play(db: Database, ladder_id: int, versions: list[int], matches: int, players: int, seed: int = 3) -> None:
@@ -174,3 +176,27 @@ def test_leaderboard_and_history_reads_over_generated_matches(db: Database) -> N
     assert total is not None and total["n"] == 100  # 300 matches x 4 seats over 12 versions
     assert len(history) == 50 and [h["seq"] for h in history] == sorted(h["seq"] for h in history)
     assert seats == {"n": 4}  # four distinct versions in every generated match
+
+
+def test_pausing_and_reinstating_keep_their_rules_on_every_path(db: Database) -> None:
+    """One implementation serves the Arena and the dashboard's Organiser page: a pause needs
+    its reason, only an active version pauses, only a paused one comes back, and the house
+    opponent of smoke matches stays paused whoever asks."""
+    _, versions = league(db, "pausing", "skyjo-action", (2,), 2)
+    version = versions[0]
+    with db.connection() as conn:
+        opponent = smoke_opponent(conn, "skyjo-action", b"archive", {"game": "skyjo-action", "entry": "bot.py"})
+        with pytest.raises(ValueError, match="say why"):
+            pause_version(conn, version, "  ")
+        pause_version(conn, version, "too many faults")
+        with pytest.raises(Conflict, match="only an active version can be paused"):
+            pause_version(conn, version, "again")
+        reinstate_version(conn, version)
+        assert conn.execute("SELECT status, status_message FROM bot_versions WHERE id = %s",
+                            (version,)).fetchone() == {"status": "active", "status_message": ""}
+        with pytest.raises(Conflict, match="only a paused version can be reinstated"):
+            reinstate_version(conn, version)
+        with pytest.raises(Conflict, match="it stays paused"):
+            reinstate_version(conn, opponent, "please")
+        with pytest.raises(NotFound):
+            pause_version(conn, 10**9, "gone")

@@ -27,6 +27,7 @@ from workers.store.accounts import Account, issue_token
 from workers.store.ladders import frozen_standings, leaderboard, rating_history
 from workers.store.results import decompress_replay
 from workers.store.seasons import Season, close_season, create_season, get_season, season_summary, start_season
+from workers.store.version_status import pause_version, reinstate_version
 
 from .archive import NAME_PATTERN, ArchiveLimits, ArchiveRefused
 from .auth import AUTHOR_SCOPES, ORGANISER_SCOPES, CallRefused, authenticate, is_organiser, require_owner
@@ -40,6 +41,10 @@ R = TypeVar("R")
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 1000
 ISSUABLE_SCOPES = ("author", "organiser")  # service tokens are made by operators with database access
+
+# What a version's bot page says when an organiser paused or reinstated it through the Arena without a reason
+PAUSED_NOTE = "paused by an organiser"
+REINSTATED_NOTE = "reinstated by an organiser"
 
 
 def _stamp(value: Any) -> str:
@@ -337,12 +342,14 @@ class ArenaService(pb_grpc.ArenaServicer):
 
     @_call
     def PauseVersion(self, request: pb.VersionStatusRequest, context: grpc.ServicerContext) -> pb.BotVersionInfo:
-        return self._version_status(request, context, store.pause)
+        return self._version_status(
+            request, context, lambda conn, v, reason: pause_version(conn, v, reason.strip() or PAUSED_NOTE))
 
     @_call
     def ReinstateVersion(self, request: pb.VersionStatusRequest,
                          context: grpc.ServicerContext) -> pb.BotVersionInfo:
-        return self._version_status(request, context, store.reinstate)
+        return self._version_status(
+            request, context, lambda conn, v, reason: reinstate_version(conn, v, reason.strip() or REINSTATED_NOTE))
 
     @_call
     def CreateToken(self, request: pb.CreateTokenRequest, context: grpc.ServicerContext) -> pb.CreateTokenResponse:

@@ -149,22 +149,6 @@ def account_by_name(conn: Conn, name: str) -> int:
     return int(row["id"])
 
 
-def pause(conn: Conn, version_id: int, reason: str) -> None:
-    row = version(conn, version_id, lock=True)
-    if row["status"] != "active":
-        raise Conflict(f"version {version_id} is {row['status']}: only an active version can be paused")
-    set_status(conn, version_id, "paused", reason or "paused by an organiser")
-
-
-def reinstate(conn: Conn, version_id: int, reason: str) -> None:
-    row = version(conn, version_id, lock=True)
-    if row["account"] == SMOKE_ACCOUNT and row["status_message"] == SMOKE_OPPONENT_NOTE:
-        raise Conflict(f"version {version_id} is {SMOKE_OPPONENT_NOTE}: it stays paused")
-    if row["status"] != "paused":
-        raise Conflict(f"version {version_id} is {row['status']}: only a paused version can be reinstated")
-    set_status(conn, version_id, "active", reason or "reinstated by an organiser")
-
-
 MATCH_SQL = """
     SELECT m.id, m.kind, s.name AS season, m.game, m.players, m.status, m.end_reason, m.void_reason, m.finished_at,
            m.completed_seq,
