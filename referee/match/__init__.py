@@ -7,6 +7,8 @@ process, the gRPC referee awaits them over the network.
 
 from .clock import SeatClock, TimeControl
 from .faults import Fault, FaultKind
+from .replay_check import verify_match_replay
 from .runner import DecisionRequest, MatchRecord, MatchRunner
 
-__all__ = ["DecisionRequest", "Fault", "FaultKind", "MatchRecord", "MatchRunner", "SeatClock", "TimeControl"]
+__all__ = ["DecisionRequest", "Fault", "FaultKind", "MatchRecord", "MatchRunner", "SeatClock", "TimeControl",
+           "verify_match_replay"]

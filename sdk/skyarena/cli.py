@@ -16,7 +16,7 @@ from rich.table import Table
 
 from referee.games import GAMES, GameSpec, SkyarenaError, spec
 from referee.games.core import replay as replay_io
-from referee.match import TimeControl
+from referee.match import TimeControl, verify_match_replay
 
 from .bot_errors import first_line
 from .games import house_bots
@@ -372,7 +372,7 @@ def replay(file: Path, verify: bool, as_json: bool) -> None:
                 click.echo(f"forfeited: seats {record['forfeited']}")
     if verify:
         try:
-            state = replay_io.verify(records)
+            state = verify_match_replay(records)
         except SkyarenaError as exc:
             raise UserError(f"verification failed: {exc}") from None
         click.echo(f"verified: {state.decisions} decisions re-played, final hash {state.state_hash()} matches")

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from referee.games.core import replay as replay_io
+from referee.match import verify_match_replay
 from workers.play import MatchPlayer, PlaySettings, play_match
 from workers.referees import Referees
 from workers.scheduling import schedule_active
@@ -72,7 +73,7 @@ def test_a_scheduled_match_is_played_by_hosted_bots_rated_and_its_replay_kept(db
     assert [p["rank"] is not None for p in participants] == [True, True]
     assert ratings is not None and ratings["n"] == 2
     assert stored is not None
-    state = replay_io.verify(stored_records(decompress_replay(stored["data"])))  # the stored replay proves the result
+    state = verify_match_replay(stored_records(decompress_replay(stored["data"])))  # the stored replay proves it
     assert state.state_hash() == stored["state_hash"]
     assert confinement is not None and "rlimits" in confinement["confinement"]  # how the bots were confined is kept
 
@@ -85,7 +86,7 @@ def test_a_replay_the_referee_sends_in_pages_is_stored_whole(db: Database, playe
     assert stored is not None
     records = stored_records(decompress_replay(stored["data"]))
     assert len(replay_io.dumps(records)) > 3 * PAGE_BYTES  # several pages, every one of them kept
-    assert replay_io.verify(records).state_hash() == stored["state_hash"]
+    assert verify_match_replay(records).state_hash() == stored["state_hash"]
 
 
 def test_playing_a_match_again_changes_nothing(db: Database, player: MatchPlayer) -> None:

@@ -90,7 +90,10 @@ def replay_state(records: list[dict[str, Any]]) -> State:
 
 
 def verify(records: list[dict[str, Any]]) -> State:
-    """Re-play and compare the final hash and result; raises ReplayError on any mismatch."""
+    """Re-play and compare the final hash and result; raises ReplayError on any mismatch.
+
+    This proves the game; a match's record of faults and forfeits is the runner's to check
+    (`referee.match.verify_match_replay`, which calls this first)."""
     state = replay_state(records)
     end = next((r for r in reversed(records) if r["type"] == "end"), None)
     if end is None:
@@ -100,46 +103,4 @@ def verify(records: list[dict[str, Any]]) -> State:
     result = state.result()
     if ("result" in end) != (result is not None) or (result is not None and result.to_json() != end["result"]):
         raise ReplayError("the re-played result differs from the recorded one.")
-    match = next((r for r in records if r["type"] == "match"), None)
-    if match is not None:
-        _verify_match(match, state)
     return state
-
-
-def _verify_match(match: dict[str, Any], state: State) -> None:
-    """The final ``match`` record (the result after faults) must follow from the re-played
-    engine result and the recorded faults: forfeits are the faults marked so, strikes
-    count up per seat, and the adjusted ranks and scores are what the match runner makes of them."""
-    from referee.match import MatchRunner  # the runner owns the rule for forfeits' results
-
-    engine = state.result()
-    assert engine is not None  # verify() checked the game is over
-    if match.get("engine_result") != engine.to_json():
-        raise ReplayError("the match record's engine result differs from the re-played one.")
-    if match.get("decisions") != state.decisions:
-        raise ReplayError(f"the match record says {match.get('decisions')} decisions, the re-play made "
-                          f"{state.decisions}.")
-    faults = match.get("faults", [])
-    strikes = [0] * state.players
-    forfeits = []
-    for fault in faults:
-        seat = fault.get("seat")
-        if not isinstance(seat, int) or not 0 <= seat < state.players:
-            raise ReplayError(f"a fault names seat {seat!r}; the match has seats 0..{state.players - 1}.")
-        strike = fault.get("strike")
-        # Each fault during the game counts a strike; one after it (on_match_end) restates the count.
-        if strike not in (strikes[seat] + 1, strikes[seat]) or (strike == strikes[seat] and fault.get("forfeit")):
-            raise ReplayError(f"seat {seat}'s faults do not count its strikes 1, 2, 3...: one says {strike!r} "
-                              f"after {strikes[seat]}; the record was edited.")
-        strikes[seat] = strike
-        if fault.get("forfeit"):
-            forfeits.append(seat)
-    if match.get("forfeited", []) != forfeits:
-        raise ReplayError(f"the match record has seats {match.get('forfeited')} forfeited, but its faults "
-                          f"forfeit seats {forfeits}.")
-    runner = MatchRunner(state)   # on the finished game: it only turns the result into the match's
-    runner.forfeited = forfeits
-    expected = runner.record()
-    if match.get("result") != expected.result.to_json() or match.get("unrated", []) != expected.unrated:
-        raise ReplayError("the match record's result (ranks, scores, reason) does not follow from the re-played "
-                          "result and the recorded faults: the record was edited.")
