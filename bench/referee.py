@@ -380,7 +380,7 @@ class Referee:
         self.token = secrets.token_urlsafe(24)
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 - the referee's stderr, shown if it dies; close()
         profiler = ("-m", "cProfile", "-o", str(self.profile)) if self.profile else ()
-        self.proc = _spawn(*profiler, "-m", "skyarena.cli_remote", "referee", "serve", "--listen", "127.0.0.1:0",
+        self.proc = _spawn(*profiler, "-m", "skyarena.cli", "referee", "serve", "--listen", "127.0.0.1:0",
                            "--register-game", "bench.referee:SPEC", "--log-level", "warning",
                            "--max-matches", "10000", stdout=subprocess.PIPE, stderr=self.log,
                            env={"SKYARENA_SERVICE_TOKEN": self.token})

@@ -10,64 +10,33 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from referee.games import GAMES, GameSpec, SkyarenaError, spec
+from referee.games import GAMES, SkyarenaError, spec
 from referee.games.core import replay as replay_io
 from referee.match import TimeControl, verify_match_replay
 
-from .bot_errors import first_line
-from .games import house_bots
+from .cli_support import (
+    UserError,
+    clock_options,
+    console,
+    err_console,
+    option_value,
+    parse_options,
+    player_range,
+    prepare_replay_dir,
+    replay_path,
+    write_replay,
+)
+from .commands import REMOTE_COMMANDS
 from .loader import BotLoadError
-from .local import DEFAULT_STRIKES, DEFAULT_TIME, RANK_CONVENTION, MatchSummary, SeriesReport, play_series
+from .local import MatchSummary, play_series
+from .series_table import print_report
 from .starter import STARTER_GAMES, write_starter
 
-console = Console()
-err_console = Console(stderr=True)
-
-
-class UserError(click.ClickException):
-    """An error the user can fix; printed without a traceback, exit status 2."""
-
-    exit_code = 2
-
-
-def parse_options(pairs: tuple[str, ...], game_spec: GameSpec | None = None) -> dict[str, Any]:
-    """``-o NAME=VALUE`` pairs: a value is JSON when it parses as JSON, else a plain string.
-    An option that takes a structured value (``setup``) must be JSON: its parse error is the
-    message, rather than the game's later complaint about a string."""
-    options: dict[str, Any] = {}
-    structured = {o.name for o in game_spec.all_options() if o.kind is object} if game_spec else set()
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise UserError(f"option {pair!r} must look like NAME=VALUE (e.g. -o max_rounds=20)")
-        try:
-            options[key] = json.loads(value)
-        except json.JSONDecodeError as exc:
-            if key in structured:
-                raise UserError(f"option {key}: {value!r} is not JSON ({exc.msg} at column {exc.colno}); quote the "
-                                f"whole value for the shell, e.g. -o '{key}={{...}}' (the format is in `skyarena docs "
-                                f"{game_spec.name if game_spec else 'GAME'}`)") from None
-            options[key] = value
-    return options
-
-
-def option_value(value: Any) -> str:
-    """A value as it is written after ``-o NAME=`` (``true``, ``null``, ``20``, ``standard``)."""
-    return value if isinstance(value, str) else json.dumps(value)
-
-
-def player_range(game_spec: GameSpec) -> str:
-    """``2`` or ``2–8``: a range only when there is one."""
-    low, high = game_spec.min_players, game_spec.max_players
-    return str(low) if low == high else f"{low}–{high}"
-
-
-# The platform's commands live beside the code they drive (workers/, dashboard/, the Arena
-# client) and most need the server extra, so they are imported only when named: a bot
+# The platform's commands live beside the code they drive (workers/, referee/, dashboard/,
+# the Arena client) and most need the server extra, so they are imported only when named: a bot
 # author's `pip install .` keeps a light, fast `skyarena`. Name -> (module, one-line help);
 # the module defines `command`, a click command or group.
 PLATFORM_COMMANDS: dict[str, tuple[str, str]] = {
@@ -78,8 +47,9 @@ PLATFORM_COMMANDS: dict[str, tuple[str, str]] = {
     "worker": ("workers.commands.worker", "Run a Celery worker that plays the seasons' matches (server)."),
     "beat": ("workers.commands.beat", "Run Celery beat: schedule matches and reap lost ones (server)."),
     "arena": ("workers.commands.arena", "Serve the Arena: submissions, ladders, matches and logs over gRPC (server)."),
+    "referee": ("referee.service.command", "Run the referee service."),
     "login": ("skyarena.arena.login", "Store your Arena address and API token."),
-    "token": ("skyarena.arena.token", "Create API tokens (organisers; --bootstrap for the first one)."),
+    "token": ("workers.commands.token", "Create API tokens (organisers; --bootstrap for the first one)."),
     "submit": ("skyarena.arena.submit", "Upload a bot folder to the Arena as a new version."),
     "bots": ("skyarena.arena.bots", "List your bots on the Arena and their versions' status."),
     "status": ("skyarena.arena.status", "Show one version's status on the Arena."),
@@ -171,49 +141,6 @@ def _allowed(option: Any) -> str:
     return str(option.allowed())
 
 
-def clock_options(command: Any) -> Any:
-    """``--move-time``, ``--bank``, ``--first-move`` and ``--strikes``, with the referee's
-    defaults (``referee.match.TimeControl``): ``play`` and ``match`` time a bot alike."""
-    for option in reversed([
-        click.option("--move-time", type=click.FloatRange(min=0.001), default=DEFAULT_TIME.move_s,
-                     show_default=True, help="Seconds per move."),
-        click.option("--bank", type=click.FloatRange(min=0), default=DEFAULT_TIME.bank_s, show_default=True,
-                     help="Time bank in seconds: overage shared by all moves of a seat."),
-        click.option("--first-move", type=click.FloatRange(min=0.001), default=DEFAULT_TIME.first_move_s,
-                     show_default=True, help="Seconds for each seat's first move."),
-        click.option("--strikes", type=click.IntRange(min=1), default=DEFAULT_STRIKES, show_default=True,
-                     help="Faults before a forfeit."),
-    ]):
-        command = option(command)
-    return command
-
-
-def replay_path(directory: Path, game: str, seed: int | str) -> Path:
-    """A replay's file: a local match is named by its seed, a referee's by its match id."""
-    return directory / f"{game}-{seed}.jsonl"
-
-
-def prepare_replay_dir(directory: Path, paths: list[Path], force: bool) -> None:
-    """Create the folder and refuse, before anything is played, to overwrite a replay."""
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UserError(f"cannot create the replay folder {directory}: {exc.strerror or exc}; choose another "
-                        "--replay-dir") from None
-    existing = [p for p in paths if p.exists()]
-    if existing and not force:
-        more = f" (and {len(existing) - 1} more)" if len(existing) > 1 else ""
-        raise UserError(f"{existing[0]}{more} exists already; pass --force to overwrite, or choose another "
-                        "--replay-dir")
-
-
-def write_replay(path: Path, records: list[dict[str, Any]], seat_names: list[str]) -> None:
-    try:
-        replay_io.write(path, replay_io.with_seats(records, seat_names))
-    except OSError as exc:
-        raise UserError(f"cannot write the replay {path}: {exc.strerror or exc}") from None
-
-
 @main.command()
 @click.argument("game")
 @click.argument("bots", nargs=-1, required=True)
@@ -266,59 +193,7 @@ def play(game: str, bots: tuple[str, ...], n_games: int, seed: int, option_pairs
     if as_json:
         click.echo(json.dumps(report.to_json()))
         return
-    _print_report(report)
-
-
-def _print_report(report: SeriesReport) -> None:
-    title = f"{report.game}: {report.games} match{'es' if report.games != 1 else ''}, seed {report.seed}"
-    if report.cooperative:
-        _print_team(report, title)
-    else:
-        table = Table(title=title, caption=f"mean rank: {RANK_CONVENTION}")
-        for col in ("bot", "wins", "win %", "mean rank", "mean score", "faults"):
-            table.add_column(col, justify="left" if col == "bot" else "right")
-        for st in sorted(report.standings, key=lambda s: (-s.wins, s.rank_sum)):
-            table.add_row(st.name, str(st.wins), f"{100 * st.wins / max(st.games, 1):.1f}",
-                          f"{st.mean_rank or 0:.2f}", f"{st.score_sum / max(st.games, 1):.2f}", str(st.faults))
-        console.print(table)
-    _print_reasons(report)
-    if len(report.matches) == 1:
-        match = report.matches[0]
-        ranks = [r + 1 for r in match.ranks]
-        console.print(f"result: {match.reason}; ranks (1 = first) {ranks}; scores {match.scores}")
-    faults = [(m.seed, m.seats, f) for m in report.matches for f in m.faults]
-    if faults:
-        console.print(f"[bold red]{len(faults)} fault(s)[/bold red]")
-        for match_seed, seats, fault in faults[:20]:
-            console.print(f"  match seed {match_seed}, turn {fault['turn']}, seat {fault['seat']} "
-                          f"({seats[fault['seat']]}): {fault['kind']} — {first_line(fault['reason'])}"
-                          + (" (forfeit)" if fault["forfeit"] else ""), highlight=False, soft_wrap=True)
-            if "\n" in fault["reason"]:  # the bot's traceback, unwrapped so paths stay whole
-                console.print(fault["reason"].split("\n", 1)[1], markup=False, highlight=False, soft_wrap=True)
-        if len(faults) > 20:
-            console.print(f"  ... and {len(faults) - 20} more (--json lists them all)")
-
-
-def _print_team(report: SeriesReport, title: str) -> None:
-    """Co-operative games: the seats win or lose together, so the team is the row."""
-    table = Table(title=f"{title} — co-operative: the team wins or loses together")
-    for col in ("team", "matches", "wins", "win %", "mean score", "faults"):
-        table.add_column(col, justify="left" if col == "team" else "right")
-    wins = report.team_wins()
-    score = sum(st.score_sum for st in report.standings) / max(1, sum(st.games for st in report.standings))
-    faults = ", ".join(f"{st.name} {st.faults}" for st in report.standings)
-    bases = {st.name.split("#")[0] for st in report.standings}
-    team = f"{bases.pop()} (team)" if len(bases) == 1 else " + ".join(st.name for st in report.standings)
-    table.add_row(team, str(report.games), str(wins),
-                  f"{100 * wins / max(report.games, 1):.1f}", f"{score:.2f}", faults)
-    console.print(table)
-
-
-def _print_reasons(report: SeriesReport) -> None:
-    """Why matches ended: in a co-operative game this is the landing rate and each way to lose."""
-    counts = report.reasons()
-    parts = [f"{reason} {n} ({100 * n / max(report.games, 1):.1f} %)" for reason, n in counts.most_common()]
-    console.print("ended by: " + ", ".join(parts), highlight=False)
+    print_report(report)
 
 
 @main.command()
@@ -391,28 +266,10 @@ def new(game: str, directory: Path) -> None:
     click.echo(f"wrote {path}\ntry it:  skyarena play {game} {path} random --games {STARTER_GAMES}")
 
 
-def local_round_robin(n_games: int, seed: int) -> None:
-    """A local round-robin among the house bots of every registered game, with standings
-    (``skyarena demo --local``; the platform demo itself is a platform command)."""
-    if not GAMES:
-        raise UserError("no game is registered; is the installation complete?")
-    for name in sorted(GAMES):
-        game_spec = GAMES[name]
-        house = house_bots(name)
-        roster = sorted(house)
-        players = game_spec.min_players
-        if game_spec.cooperative:
-            # Partners play as one team against the game: each house bot fills every seat.
-            for bot in roster:
-                _print_report(play_series(name, [(bot, house[bot])] * players, n_games, seed))
-            continue
-        factories = [(roster[i % len(roster)], house[roster[i % len(roster)]]) for i in range(players)]
-        report = play_series(name, factories, n_games, seed, None, None, 3, keep_records=True)
-        _print_report(report)
-
-
-# Registers `run`, `match` and `referee serve` on the group (before main() can run).
-from . import cli_remote  # noqa: E402,F401,I001
+# The commands that play on a referee (run, start, watch, fetch-replay, match): light enough
+# to load with the group, and their summaries are their own docstrings'.
+for _command in REMOTE_COMMANDS:
+    main.add_command(_command)
 
 if __name__ == "__main__":
     sys.exit(main())

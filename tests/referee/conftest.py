@@ -162,7 +162,7 @@ class RawSeat:
         self.channel.close()
 
 
-SKYARENA = [sys.executable, "-m", "skyarena.cli_remote"]
+SKYARENA = [sys.executable, "-m", "skyarena.cli"]
 
 
 class ServeProcess:

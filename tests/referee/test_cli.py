@@ -17,11 +17,15 @@ from pathlib import Path
 
 import grpc
 import pytest
+from click.testing import CliRunner
 
+from referee.games import GAMES
 from skyarena.bot import RandomBot
+from skyarena.cli import main
 from skyarena.remote.relay import relay
 from skyarena.v1 import referee_pb2 as pb
 from skyarena.v1 import referee_pb2_grpc as pb_grpc
+from tests.toy_game import SPEC as TOY_SPEC
 
 from .conftest import (
     AUTH,
@@ -154,7 +158,7 @@ def test_skyarena_run_explains_a_bad_token(referee: Referee, tmp_path: Path) -> 
 
 def _serve(*args: str, env: dict[str, str] | None = None, prelude: str = "") -> subprocess.CompletedProcess[str]:
     """``skyarena referee serve ARGS`` that must fail at once (a hang is a failure)."""
-    code = f"{prelude}import sys; from skyarena.cli_remote import main; sys.exit(main(sys.argv[1:]))"
+    code = f"{prelude}import sys; from skyarena.cli import main; sys.exit(main(sys.argv[1:]))"
     full_env = {**os.environ, "SKYARENA_SERVICE_TOKEN": SERVICE_TOKEN, **(env or {})}
     return subprocess.run([sys.executable, "-c", code, "referee", "serve", *args], cwd=ROOT, env=full_env,
                           capture_output=True, text=True, timeout=60)
@@ -227,3 +231,32 @@ def test_a_bot_whose_referee_died_gives_up_after_its_rejoin_window() -> None:
     (code, err), = finish([bot], timeout=60)
     assert code == 2, err
     assert "is gone" in err and "rejoin window" in err
+
+
+def test_a_replay_sent_in_pages_is_saved_whole_by_match_and_fetch_replay(tmp_path: Path) -> None:
+    """The referee pages long replays (here 4 KiB a page): `skyarena match --replay-dir` and
+    `skyarena fetch-replay` follow every page, so the saved replay verifies."""
+    served = ServeProcess("--shutdown-grace", "1", "--replay-page-bytes", "4096")
+    env = dict(os.environ, SKYARENA_SERVICE_TOKEN=SERVICE_TOKEN,
+               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    try:
+        played = subprocess.run([*SKYARENA, "match", TOY, "random", "random", "--referee", served.address,
+                                 "--seed", "8", "-o", "rounds=50", "--replay-dir", str(tmp_path / "match"), "--json"],
+                                cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        assert played.returncode == 0, played.stderr
+        summary = json.loads(played.stdout)
+        fetched = subprocess.run([*SKYARENA, "fetch-replay", summary["match_id"], "--referee", served.address,
+                                  "--replay-dir", str(tmp_path / "fetched")],
+                                 cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+        assert fetched.returncode == 0, fetched.stderr
+    finally:
+        served.stop()
+    saved = [Path(summary["replay"]), tmp_path / "fetched" / f"{TOY}-{summary['match_id']}.jsonl"]
+    assert saved[0].read_bytes() == saved[1].read_bytes()
+    assert saved[0].stat().st_size > 2 * 4096  # three pages
+    GAMES[TOY] = TOY_SPEC  # `skyarena replay --verify` in this process, which then knows the toy game
+    try:
+        verified = CliRunner().invoke(main, ["replay", str(saved[0]), "--verify"])
+    finally:
+        GAMES.pop(TOY, None)
+    assert verified.exit_code == 0 and "verified:" in verified.output, verified.output

@@ -370,7 +370,7 @@ def test_match_writes_its_replay_and_keeps_logs_only_when_asked_or_failed(refere
 
 
 def test_a_killed_bots_status_is_explained() -> None:
-    from skyarena.cli_remote import _exit_text
+    from skyarena.commands.match import exit_text as _exit_text
 
     assert "still running" in _exit_text(-9) and "stuck in act()" in _exit_text(-9)
     assert "SIGTERM" in _exit_text(-15) and _exit_text(2) == "exited with status 2"

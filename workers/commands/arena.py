@@ -10,7 +10,7 @@ from __future__ import annotations
 import click
 
 from referee.games import SkyarenaError
-from skyarena.cli import UserError
+from skyarena.cli_support import UserError
 from workers.arena.archive import ArchiveLimits
 from workers.arena.server import ArenaServer, configure_logs, serve
 from workers.broker import broker_url

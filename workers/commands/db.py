@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from skyarena.cli import UserError
+from skyarena.cli_support import UserError
 from workers.commands.store_options import store_options
 from workers.store import StoreError, connect, redact, resolve_url
 from workers.store.schema import current_revision, head_revision, require_current, upgrade

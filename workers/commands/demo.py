@@ -12,7 +12,8 @@ from pathlib import Path
 
 import click
 
-from skyarena.cli import UserError, local_round_robin
+from skyarena.cli_support import UserError
+from skyarena.series_table import local_round_robin
 
 
 @click.command("demo")

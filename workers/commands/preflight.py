@@ -8,7 +8,7 @@ import click
 from celery import Celery
 
 from referee.games import SkyarenaError
-from skyarena.cli import UserError
+from skyarena.cli_support import UserError
 from workers.broker import BrokerUnavailable, broker_url, redact
 from workers.play import PlaySettings
 from workers.referees import check_reachable, parse_referees, service_token

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from skyarena.cli import UserError
+from skyarena.cli_support import UserError
 from workers.commands.store_options import open_store, store_options
 from workers.store import StoreError
 from workers.store.recompute import recompute_season

@@ -18,7 +18,7 @@ import click
 
 from referee.games import GAMES, SkyarenaError
 from referee.service.limits import Limits
-from skyarena.cli import UserError, clock_options, parse_options
+from skyarena.cli_support import UserError, clock_options, parse_options
 from workers.commands.store_options import open_store, store_options
 from workers.matchmaking import MatchmakingParameters
 from workers.ratings import RatingParameters

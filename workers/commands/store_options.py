@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
-from skyarena.cli import UserError
+from skyarena.cli_support import UserError
 from workers.store import Database, StoreError, open_database
 
 F = TypeVar("F", bound=Callable[..., Any])

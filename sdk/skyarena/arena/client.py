@@ -23,7 +23,7 @@ from google.protobuf.message import Message
 
 from skyarena.v1 import arena_pb2_grpc as pb_grpc
 
-from ..cli import UserError
+from ..cli_support import UserError
 
 ARENA_ENV = "SKYARENA_ARENA"
 TOKEN_ENV = "SKYARENA_TOKEN"

@@ -7,7 +7,7 @@ from rich.table import Table
 
 from skyarena.v1 import arena_pb2 as pb
 
-from ..cli import console
+from ..cli_support import console
 from .client import arena, arena_options, echo_json, to_json
 
 

@@ -13,7 +13,7 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, Trans
 
 from skyarena.v1 import arena_pb2 as pb
 
-from ..cli import UserError, err_console
+from ..cli_support import UserError, err_console
 from .client import CALL_TIMEOUT_S, Arena, arena, arena_options, call_error, echo_json, to_json
 from .pack import pack_folder
 

@@ -1,14 +1,17 @@
 """``skyarena token create``: API tokens, issued by an organiser through the Arena, or the first
-organiser token made with direct access to the database (``--bootstrap``, what ``make demo`` runs)."""
+organiser token made with direct access to the database (``--bootstrap``, what ``make demo`` runs).
+
+Beside the store it writes to with ``--bootstrap``, so the SDK imports no ``workers`` code; the
+store loads only for ``--bootstrap``, so an organiser's plain ``token create`` needs the Arena
+client alone."""
 
 from __future__ import annotations
 
 import click
 
+from skyarena.arena.client import arena, arena_options, echo_json, to_json
+from skyarena.cli_support import UserError
 from skyarena.v1 import arena_pb2 as pb
-
-from ..cli import UserError
-from .client import arena, arena_options, echo_json, to_json
 
 
 @click.group("token")
