@@ -31,11 +31,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import grpc
-from grpc import aio
 
 from referee.games.core import replay as replay_io
+from referee.match import TimeControl
+from skyarena.referee_client import RefereeCallError, RefereeClient, fault_json, start_request
 from skyarena.v1 import referee_pb2 as pb
-from skyarena.v1 import referee_pb2_grpc as pb_grpc
 from workers.bot_code import ArchiveMissing, ArchiveRejected, CodeCache
 from workers.referees import Referees
 from workers.sandbox import HostedSeatOutcome, SandboxLimits, play_hosted_seat
@@ -50,7 +50,6 @@ T = TypeVar("T")
 # The referee is unusable for this attempt: it cannot be reached or it stopped answering.
 RETRY_ELSEWHERE = {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.RESOURCE_EXHAUSTED,
                    grpc.StatusCode.CANCELLED, grpc.StatusCode.UNKNOWN, grpc.StatusCode.INTERNAL}
-RPC_TIMEOUT_S = 15.0      # StartMatch, GetMatch and CancelMatch answer in milliseconds when the referee is well
 WAITING_RETRY_S = 5.0     # how soon a match no referee would take is offered again
 
 HostSeat = Callable[..., Awaitable[HostedSeatOutcome]]  # workers.sandbox.play_hosted_seat's shape
@@ -245,23 +244,22 @@ async def _attempt(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Se
                    address: str, phases: Phases) -> MatchOutcome:
     settings = player.settings
     channel = player.referees.channel(address)
-    stub: Any = pb_grpc.RefereeStub(channel)  # the generated stubs are typed for the blocking API, not grpc.aio
-    metadata = player.referees.metadata
-    request = pb.StartMatchRequest(
-        game=claimed.game, players=claimed.players, options_json=json.dumps(claimed.options), seed=claimed.seed,
-        time_control=pb.TimeControl(move_s=claimed.move_s, bank_s=claimed.bank_s, first_move_s=claimed.first_move_s),
-        strike_limit=claimed.strike_limit, seats=[pb.SeatSpec(name=seat.name) for seat in claimed.seats],
+    client = RefereeClient(channel, player.referees.token)
+    request = start_request(
+        claimed.game, claimed.players, claimed.options,
+        TimeControl(move_s=claimed.move_s, bank_s=claimed.bank_s, first_move_s=claimed.first_move_s),
+        claimed.strike_limit, [seat.name for seat in claimed.seats], seed=claimed.seed,
         match_id=claimed.referee_match_id, join_timeout_s=settings.join_timeout_s)
     try:
-        started = await stub.StartMatch(request, metadata=metadata, timeout=RPC_TIMEOUT_S)
-    except aio.AioRpcError as exc:
-        if exc.code() in RETRY_ELSEWHERE:
-            raise RefereeLost(f"referee {address} did not start the match: {exc.code().name}: {exc.details()}",
+        started = await client.start(request)
+    except RefereeCallError as exc:
+        if exc.code in RETRY_ELSEWHERE:
+            raise RefereeLost(f"referee {address} did not start the match: {exc.code.name}: {exc.details}",
                               started=False) from None
-        raise MatchRefused(f"referee {address} refused the match: {exc.code().name}: {exc.details()}") from None
+        raise MatchRefused(f"referee {address} refused the match: {exc.code.name}: {exc.details}") from None
     if not await asyncio.to_thread(queue.record_referee, player.db, claimed.match_id, settings.owner, claimed.attempt,
                                    address, started.match_id):
-        await _cancel(stub, metadata, started.match_id, "the attempt lost its lease before it started")
+        await client.cancel(started.match_id, "the attempt lost its lease before it started")
         raise LeaseLost("the lease was taken back before the match started")
     phases.mark("start_match")
     limits = SandboxLimits(wall_s=settings.match_timeout_s)  # the sandbox's backstop is the worker's
@@ -278,14 +276,14 @@ async def _attempt(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Se
             raise RefereeLost(f"the match ran past {settings.match_timeout_s:.0f} s on {address}", started=True)
         runs = seats.result()
         phases.mark("play")
-        status = await _final_status(stub, metadata, started.match_id, address)
+        status = await _final_status(client, started.match_id, address)
         ended = True
         phases.mark("get_match")
     finally:
         heart.cancel()
         seats.cancel()
         if not ended:  # whatever went wrong, the referee must not keep the abandoned match waiting
-            await _cancel(stub, metadata, started.match_id, "the worker gave this attempt up")
+            await client.cancel(started.match_id, "the worker gave this attempt up")
     outcome = outcome_from_status(claimed, status, runs, address)
     phases.mark("outcome")
     return outcome
@@ -306,49 +304,16 @@ async def _keep_lease(player: MatchPlayer, claimed: queue.ClaimedMatch) -> None:
             return
 
 
-async def _final_status(stub: Any, metadata: Any, match_id: str, address: str) -> pb.MatchStatus:
-    """The finished match with its replay; waits for the end if the bots left before it."""
-    request = pb.GetMatchRequest(match_id=match_id, include_replay=True)
+async def _final_status(client: RefereeClient, match_id: str, address: str) -> pb.MatchStatus:
+    """The finished match with its whole replay; waits for the end if the bots left before it."""
     try:
-        status = await stub.GetMatch(request, metadata=metadata, timeout=RPC_TIMEOUT_S)
-        if status.state not in (pb.MATCH_STATE_FINISHED, pb.MATCH_STATE_ABORTED):
-            async for event in stub.Watch(pb.WatchRequest(match_id=match_id)):
-                if event.WhichOneof("kind") == "end":
-                    break
-            status = await stub.GetMatch(request, metadata=metadata, timeout=RPC_TIMEOUT_S)
-    except aio.AioRpcError as exc:
-        raise RefereeLost(f"referee {address} was lost mid-match: {exc.code().name}: {exc.details()}",
-                          started=True) from None
+        status = await client.final_status(match_id, include_replay=True)
+    except RefereeCallError as exc:
+        raise RefereeLost(f"referee {address} was lost mid-match: {exc}", started=True) from None
     if status.state != pb.MATCH_STATE_FINISHED:
         raise RefereeLost(f"referee {address} ended the match without a result: {status.end.reason or 'aborted'}",
                           started=True)
-    await _whole_replay(stub, metadata, status, address)
     return status
-
-
-async def _whole_replay(stub: Any, metadata: Any, status: pb.MatchStatus, address: str) -> None:
-    """Join the replay's pages into ``status.replay_jsonl``: GetMatch pages long replays
-    (``replay_next_offset``) so that no answer passes the referee's message cap."""
-    pages = [status.replay_jsonl]
-    offset = status.replay_next_offset
-    while offset:
-        request = pb.GetMatchRequest(match_id=status.match_id, include_replay=True, replay_offset=offset)
-        try:
-            page = await stub.GetMatch(request, metadata=metadata, timeout=RPC_TIMEOUT_S)
-        except aio.AioRpcError as exc:
-            raise RefereeLost(f"referee {address} was lost while sending the replay: {exc.code().name}: "
-                              f"{exc.details()}", started=True) from None
-        pages.append(page.replay_jsonl)
-        offset = page.replay_next_offset
-    status.replay_jsonl = "".join(pages)
-
-
-async def _cancel(stub: Any, metadata: Any, match_id: str, reason: str) -> None:
-    try:
-        await stub.CancelMatch(pb.CancelMatchRequest(match_id=match_id, reason=reason), metadata=metadata,
-                               timeout=RPC_TIMEOUT_S)
-    except aio.AioRpcError as exc:
-        log.info("cancelling %s failed: %s", match_id, exc.code().name)
 
 
 def outcome_from_status(claimed: queue.ClaimedMatch, status: pb.MatchStatus, runs: Sequence[HostedSeatOutcome],
@@ -360,8 +325,7 @@ def outcome_from_status(claimed: queue.ClaimedMatch, status: pb.MatchStatus, run
     seats = []
     for seat, run in zip(claimed.seats, runs):
         i = seat.seat
-        faults = tuple({"turn": f.turn, "kind": f.kind, "reason": f.reason, "strike": f.strike, "forfeit": f.forfeit}
-                       for f in end.faults if f.seat == i)
+        faults = tuple({k: v for k, v in fault_json(f).items() if k != "seat"} for f in end.faults if f.seat == i)
         seats.append(SeatOutcome(seat=i, version_id=seat.version_id, rank=end.result.ranks[i],
                                  score=end.result.scores[i], faults=faults, strikes=status.seats[i].strikes,
                                  forfeited=i in end.forfeited, unrated=i in end.unrated, log=run.log,

@@ -95,7 +95,7 @@ class Referees:
 
     def __init__(self, addresses: Sequence[str], token: str) -> None:
         self.addresses = tuple(addresses)
-        self.metadata = (("authorization", f"Bearer {token}"),)
+        self.token = token
         self._channels: dict[str, aio.Channel] = {}
         self._down_until: dict[str, float] = {}
 
