@@ -253,7 +253,7 @@ def test_a_replay_sent_in_pages_is_saved_whole_by_match_and_fetch_replay(tmp_pat
         served.stop()
     saved = [Path(summary["replay"]), tmp_path / "fetched" / f"{TOY}-{summary['match_id']}.jsonl"]
     assert saved[0].read_bytes() == saved[1].read_bytes()
-    assert saved[0].stat().st_size > 2 * 4096  # three pages
+    assert saved[0].stat().st_size > 6000  # about 8 kB: two pages at least
     GAMES[TOY] = TOY_SPEC  # `skyarena replay --verify` in this process, which then knows the toy game
     try:
         verified = CliRunner().invoke(main, ["replay", str(saved[0]), "--verify"])
