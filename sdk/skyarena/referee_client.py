@@ -126,11 +126,14 @@ class RefereeClient:
     async def status(self, match_id: str, include_replay: bool = False) -> pb.MatchStatus:
         """The match's status; with ``include_replay``, its whole replay in ``replay_jsonl``
         (every page fetched and joined, ``replay_next_offset`` then 0)."""
-        status = await self._get(pb.GetMatchRequest(match_id=match_id, include_replay=include_replay))
+        return await self._whole(await self._get(pb.GetMatchRequest(match_id=match_id, include_replay=include_replay)))
+
+    async def _whole(self, status: pb.MatchStatus) -> pb.MatchStatus:
         pages = [status.replay_jsonl]
         offset = status.replay_next_offset
         while offset:
-            page = await self._get(pb.GetMatchRequest(match_id=match_id, include_replay=True, replay_offset=offset))
+            page = await self._get(pb.GetMatchRequest(match_id=status.match_id, include_replay=True,
+                                                      replay_offset=offset))
             pages.append(page.replay_jsonl)
             offset = page.replay_next_offset
         status.replay_jsonl = "".join(pages)
@@ -161,12 +164,13 @@ class RefereeClient:
                 return
 
     async def final_status(self, match_id: str, include_replay: bool = True) -> pb.MatchStatus:
-        """The status once the match has ended: waits for the end if it has not yet."""
-        status = await self.status(match_id, include_replay)
-        if status.state not in ENDED:
-            await self.wait_end(match_id)
-            status = await self.status(match_id, include_replay)
-        return status
+        """The status once the match has ended: waits for the end if it has not yet (the
+        replay's later pages are fetched only once it has)."""
+        status = await self._get(pb.GetMatchRequest(match_id=match_id, include_replay=include_replay))
+        if status.state in ENDED:
+            return await self._whole(status)
+        await self.wait_end(match_id)
+        return await self.status(match_id, include_replay)
 
     async def cancel(self, match_id: str, reason: str) -> None:
         """Ask the referee to end the match; a failure is logged, not raised (the caller is
