@@ -1,5 +1,10 @@
 """The ``skyarena`` command line (click for parsing, rich for tables and progress bars:
-both maintained, widely used, and already light dependencies of the SDK)."""
+both maintained, widely used, and already light dependencies of the SDK).
+
+This module is the entry point and the local commands (games, play, docs, replay, new). The
+commands that play on a referee are ``skyarena.commands``; the platform's live beside the code
+they run and load by name (``PLATFORM_COMMANDS``); what they all share is ``cli_support``.
+"""
 
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ..referee_client import RefereeClient
 
 BOT_EXIT_GRACE_S = 10.0   # how long a bot process may take to exit once its match has ended
-START_TIMEOUT_S = 30.0    # the referee's calls; the match itself has --timeout
+CALL_TIMEOUT_S = 30.0     # each call to the referee; the match itself has --timeout
 
 
 @click.command("match")
@@ -97,7 +97,7 @@ async def _run_match(request: Any, bots: tuple[str, ...], referee: str, service_
                      replay_dir: Path | None, force: bool, logs_dir: Path | None) -> dict[str, Any]:
     from ..referee_client import RefereeClient, fault_json, state_name
 
-    async with RefereeClient.connect(referee, service_token, START_TIMEOUT_S) as client:
+    async with RefereeClient.connect(referee, service_token, CALL_TIMEOUT_S) as client:
         started = await client.start(request)
         kept = logs_dir is not None
         logs = logs_dir if logs_dir is not None else Path(tempfile.mkdtemp(prefix="skyarena-match-"))
