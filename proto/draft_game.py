@@ -11,7 +11,7 @@ again when an engine's observation changes; the round-trip test in tests/referee
     python proto/draft_game.py sky-team --write    # writes proto/skyarena/v1/games/sky_team.proto
     python proto/draft_game.py --all --write
 
-Type rules (the converters in skyarena/remote/convert.py follow the same conventions):
+Type rules (the converters in sdk/skyarena/wire/ follow the same conventions):
 ints -> sint32 (sint64 when large), numbers -> double, strings, bools; a value that can be
 null -> ``optional`` (or an unset message); objects -> nested messages, or
 ``map<string, ...>`` when their keys are data (not identifiers, or many); lists of lists
@@ -411,14 +411,14 @@ def annotated_body(cls: type, indent: str) -> list[str]:
 
 def action_message(prefix: str, classes: list[type], actions: list[Any], writer: Writer) -> list[str]:
     """One message per action class (fields as the class's), or a oneof of them."""
-    from skyarena.remote.convert import _action_fields, _snake
+    from skyarena.wire.registry import action_fields, snake_name
 
     if not classes or classes == [str]:
         return [f"// {prefix} actions are plain notation strings: Action.notation carries them.",
                 f"message {prefix}Action {{", "  string notation = 1;", "}"]
     per_class: dict[type, Shape] = {c: Shape() for c in classes}
     for action in actions:
-        per_class[type(action)].add(_action_fields(action))
+        per_class[type(action)].add(action_fields(action))
     out = ["// An action, as the engine's action type: one message per action class, named like it.",
            "// str() of the action is its notation, which Action.notation carries too."]
     nested = []
@@ -430,7 +430,7 @@ def action_message(prefix: str, classes: list[type], actions: list[Any], writer:
             writer.uses_common = True
         nested += [f"  // {line}" for line in textwrap.wrap(" ".join((cls.__doc__ or "").split()), 94)]
         nested += [f"  message {cls.__name__} {{", *body, "  }"]
-        fields.append(f"    {cls.__name__} {_snake(cls.__name__)} = {number};")
+        fields.append(f"    {cls.__name__} {snake_name(cls.__name__)} = {number};")
     out += [f"message {prefix}Action {{", *nested, "  oneof kind {", *fields, "  }", "}"]
     return out
 

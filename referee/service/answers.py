@@ -20,8 +20,8 @@ from typing import Any
 from referee.match import FaultKind
 from referee.match.faults import cap
 from referee.match.runner import legal_summary
-from skyarena.remote import convert
 from skyarena.v1 import referee_pb2 as pb
+from skyarena.wire import GameWire, typed_action_bytes
 
 # A notation longer than this many times the longest legal one (plus the slack) cannot name
 # a legal action; it is refused before any engine parser sees it.
@@ -37,7 +37,7 @@ class AnswerFault(Exception):
         self.reason = reason
 
 
-def resolve(game: str, wire: convert.GameWire | None, answer: pb.Answer, legal: list[Any]) -> int | str:
+def resolve(game: str, wire: GameWire | None, answer: pb.Answer, legal: list[Any]) -> int | str:
     """The index of the legal action ``answer`` names, or a notation for the runner to parse.
     Raises AnswerFault; an ``error`` answer is an ``exception`` fault."""
     choice = answer.WhichOneof("choice")
@@ -66,7 +66,7 @@ def resolve(game: str, wire: convert.GameWire | None, answer: pb.Answer, legal: 
     return notation
 
 
-def typed_index(game: str, wire: convert.GameWire, action: Any, legal: list[Any]) -> int:
+def typed_index(game: str, wire: GameWire, action: Any, legal: list[Any]) -> int:
     """The index of the legal action whose typed message equals the answer's, by value."""
     which = action.WhichOneof("game")
     if which != wire.field:
@@ -78,7 +78,7 @@ def typed_index(game: str, wire: convert.GameWire, action: Any, legal: list[Any]
         raise AnswerFault(FaultKind.UNPARSEABLE, f"the typed {game} action names no action kind")
     key = typed.SerializeToString(deterministic=True)
     for index, candidate in enumerate(legal):
-        if convert.typed_action_bytes(game, candidate, wire) == key:
+        if typed_action_bytes(game, candidate, wire) == key:
             return index
     raise AnswerFault(FaultKind.ILLEGAL, f"{game}: the typed {kind} action is not one of the {len(legal)} legal "
                                          f"actions now; legal: {legal_summary(legal)}")

@@ -40,8 +40,8 @@ from referee.games import State, make
 from referee.games.core import replay as replay_io
 from referee.match import DecisionRequest, Fault, FaultKind, MatchRecord, MatchRunner, TimeControl
 from referee.match.faults import cap
-from skyarena.remote import convert
 from skyarena.v1 import referee_pb2 as pb
+from skyarena.wire import ConversionError, action_bytes, observation_kwargs, repeated_field_bytes, wire_for
 
 from . import answers, visibility
 from .limits import Limits
@@ -311,7 +311,7 @@ class Seat:
         events = self.events
         head = _REFEREE_MESSAGE(events=events).SerializeToString() if events else b""
         self.events = None
-        return head + convert.repeated_field_bytes(TURN_FIELD, (turn,))
+        return head + repeated_field_bytes(TURN_FIELD, (turn,))
 
 
 # ----- one match ---------------------------------------------------------------------------
@@ -359,7 +359,7 @@ class Match:
         self._loop = asyncio.get_running_loop()
         self._issued_turn = 0          # the runner turn whose requests are out
         self._seen_decisions = 0       # engine decisions already turned into events
-        self._wire = convert.wire_for(self.game)
+        self._wire = wire_for(self.game)
         self._visible = visibility.policy(state)
         self._stats = metrics.stats
         self._join_timer = self._loop.call_later(join_timeout_s, self._join_timeout, join_timeout_s)
@@ -511,20 +511,20 @@ class Match:
         game, wire = self.game, self._wire
         legal = b""
         try:
-            turn["observation"] = convert.observation_kwargs(game, request.observation, wire)
+            turn["observation"] = observation_kwargs(game, request.observation, wire)
             if wire is None:
                 turn["legal_actions"] = [{"notation": str(a)} for a in request.legal_actions]
-            else:  # typed actions are spliced in as bytes kept per action (see convert.action_bytes)
-                legal = convert.repeated_field_bytes(
-                    LEGAL_ACTIONS_FIELD, [convert.action_bytes(game, a, wire) for a in request.legal_actions])
+            else:  # typed actions are spliced in as bytes kept per action (see action_bytes)
+                legal = repeated_field_bytes(
+                    LEGAL_ACTIONS_FIELD, [action_bytes(game, a, wire) for a in request.legal_actions])
             turn_bytes = _TURN_REQUEST(**turn).SerializeToString() + legal
-        except (convert.ConversionError, ValueError, TypeError, KeyError, AttributeError, DecodeError) as exc:
+        except (ConversionError, ValueError, TypeError, KeyError, AttributeError, DecodeError) as exc:
             # The engine's data no longer fits its typed messages: play on in JSON and notation
             # (the SDK reads both) rather than stall the match; the round-trip test flags it.
             if self._wire is not None:
                 log.warning("typed_messages_disabled", match_id=self.id, game=game, error=str(exc)[:500])
                 self._wire = None
-            turn["observation"] = convert.observation_kwargs(game, request.observation, None)
+            turn["observation"] = observation_kwargs(game, request.observation, None)
             turn["legal_actions"] = [{"notation": str(a)} for a in request.legal_actions]
             turn_bytes = _TURN_REQUEST(**turn).SerializeToString()
         now = self._loop.time()

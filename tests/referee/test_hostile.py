@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 
 from referee.service.limits import Limits
 from skyarena.bot import bot_seed as plain_bot_seed
-from skyarena.remote.games_wire import TYPED_GAMES
 from skyarena.v1 import game_pb2
 from skyarena.v1 import referee_pb2 as pb
 from skyarena.v1 import referee_pb2_grpc as pb_grpc
+from skyarena.wire.typed_games import TYPED_GAMES
 
 from .attackers import AttackMatch, typed
 from .conftest import AUTH, SERVICE_TOKEN, TOY, RawSeat, ServeProcess

@@ -18,8 +18,21 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoRe
 from referee.games import GAMES, make
 from referee.games.core.playout import random_joint_action
 from skyarena.games import to_observation
-from skyarena.remote import convert
 from skyarena.v1 import game_pb2
+from skyarena.wire import (
+    ConversionError,
+    action_bytes,
+    action_kwargs,
+    action_to_proto,
+    dict_to_message,
+    legal_actions_from_proto,
+    message_to_dict,
+    observation_from_proto,
+    observation_kwargs,
+    observation_to_proto,
+    typed_action_bytes,
+    wire_for,
+)
 
 from .conftest import ROOT, Referee
 
@@ -67,13 +80,13 @@ def _cases() -> list[tuple[str, int]]:
 
 def _roundtrip_observation(game: str, data: dict[str, Any]) -> dict[str, Any]:
     """Through the referee's encoder, the bytes on the wire and the SDK's decoder."""
-    wire = game_pb2.Observation(**convert.observation_kwargs(game, data))  # type: ignore[arg-type]
-    if convert.wire_for(game) is not None:
+    wire = game_pb2.Observation(**observation_kwargs(game, data))  # type: ignore[arg-type]
+    if wire_for(game) is not None:
         assert wire.WhichOneof("game") != "json"
         # the checked walk agrees with the fast path
-        assert convert.observation_to_proto(game, data) == wire
+        assert observation_to_proto(game, data) == wire
     back = game_pb2.Observation.FromString(wire.SerializeToString())
-    return convert.observation_from_proto(game, back)
+    return observation_from_proto(game, back)
 
 
 @pytest.mark.parametrize(("game", "players"), _cases())
@@ -82,7 +95,7 @@ def test_observations_and_actions_convert_both_ways(game: str, players: int) -> 
     and the SDK builds the same typed objects from it as local play does."""
     try:
         _check_conversions(game, players)
-    except (convert.ConversionError, TypeError, ValueError, KeyError, AssertionError) as exc:
+    except (ConversionError, TypeError, ValueError, KeyError, AssertionError) as exc:
         raise AssertionError(
             f"{game}'s data no longer fits its wire messages ({type(exc).__name__}: {str(exc)[:300]}). If the "
             f"engine's observation or actions changed on purpose, redraft them: python proto/draft_game.py "
@@ -91,7 +104,7 @@ def test_observations_and_actions_convert_both_ways(game: str, players: int) -> 
 
 
 def _check_conversions(game: str, players: int) -> None:
-    wire = convert.wire_for(game)
+    wire = wire_for(game)
     for seed in range(2):
         state = make(game, players, seed=seed)
         rng = random.Random(seed)
@@ -104,20 +117,20 @@ def _check_conversions(game: str, players: int) -> None:
             for seat in state.to_move():
                 legal = state.legal_actions(seat)
                 messages = [game_pb2.Action.FromString(
-                    game_pb2.Action(**convert.action_kwargs(game, a, wire)).SerializeToString())  # type: ignore[arg-type]
+                    game_pb2.Action(**action_kwargs(game, a, wire)).SerializeToString())  # type: ignore[arg-type]
                     for a in legal]
                 if wire is not None:
                     assert all(m.WhichOneof("game") == wire.field for m in messages)
                 assert [m.notation for m in messages] == [str(a) for a in legal]
-                rebuilt = convert.legal_actions_from_proto(game, messages)
+                rebuilt = legal_actions_from_proto(game, messages)
                 if wire is not None:
                     assert rebuilt == legal and [type(a) for a in rebuilt] == [type(a) for a in legal]
                     # the referee's per-action caches (shared by every match of a process) hand out
                     # each action's own bytes, also for equal tuples of another class met earlier
-                    fresh = [game_pb2.Action(**convert.action_kwargs(game, a, wire)).SerializeToString()  # type: ignore[arg-type]
+                    fresh = [game_pb2.Action(**action_kwargs(game, a, wire)).SerializeToString()  # type: ignore[arg-type]
                              for a in legal]
-                    assert [convert.action_bytes(game, a, wire) for a in legal] == fresh, game
-                    assert [convert.typed_action_bytes(game, a, wire) for a in legal] == [
+                    assert [action_bytes(game, a, wire) for a in legal] == fresh, game
+                    assert [typed_action_bytes(game, a, wire) for a in legal] == [
                         getattr(game_pb2.Action.FromString(f), wire.field).SerializeToString(deterministic=True)
                         for f in fresh], game
                 else:
@@ -128,19 +141,19 @@ def _check_conversions(game: str, players: int) -> None:
 def test_toy_game_travels_as_json(toy_game: str) -> None:
     state = make(toy_game, 3, seed=2)
     data = state.observation(1)
-    message = convert.observation_to_proto(toy_game, data)
+    message = observation_to_proto(toy_game, data)
     assert message.WhichOneof("game") == "json"
-    assert convert.observation_from_proto(toy_game, message) == data
-    assert convert.action_to_proto(toy_game, "keep").notation == "keep"
+    assert observation_from_proto(toy_game, message) == data
+    assert action_to_proto(toy_game, "keep").notation == "keep"
 
 
 def test_generic_walker_conventions() -> None:
     """Nulls, nested lists and maps, checked on a hand-made descriptor-free example: the
     wire's JSON fallback and the error for a key with no field."""
-    with pytest.raises(convert.ConversionError, match="has no field 'nope'"):
-        convert.dict_to_message({"nope": 1}, game_pb2.Action())
-    msg = convert.dict_to_message({"notation": "x"}, game_pb2.Action())
-    assert convert.message_to_dict(msg)["notation"] == "x"
+    with pytest.raises(ConversionError, match="has no field 'nope'"):
+        dict_to_message({"nope": 1}, game_pb2.Action())
+    msg = dict_to_message({"notation": "x"}, game_pb2.Action())
+    assert message_to_dict(msg)["notation"] == "x"
 
 
 # ----- discoverability -------------------------------------------------------------------
@@ -179,14 +192,14 @@ def test_generic_client_lists_services_and_checks_health(referee: Referee) -> No
     assert sys.modules  # keep the import of sys used on every platform
 
 
-@pytest.mark.parametrize("game", sorted(g for g in GAMES if convert.wire_for(g) is not None))
+@pytest.mark.parametrize("game", sorted(g for g in GAMES if wire_for(g) is not None))
 def test_the_per_action_caches_keep_equal_tuples_of_two_classes_apart(game: str) -> None:
     """The referee keeps each action's serialized message, for every match of its process.
     Most engines' actions are NamedTuples, and tuples of two classes with the same fields are
     equal and hash alike (Oddball's ``Announce(2) == Protect(2)``): a cache keyed by value
     alone sent a Protect as the Announce met before it, and the bot was handed the wrong
     legal actions. Every action reached in random games must get its own bytes."""
-    wire = convert.wire_for(game)
+    wire = wire_for(game)
     assert wire is not None
     seen: dict[tuple[type, Any], Any] = {}
     for seed in range(30):
@@ -200,10 +213,10 @@ def test_the_per_action_caches_keep_equal_tuples_of_two_classes_apart(game: str)
     actions = list(seen.values())
     random.Random(0).shuffle(actions)
     for action in actions:
-        fresh = game_pb2.Action(**convert.action_kwargs(game, action, wire)).SerializeToString()  # type: ignore[arg-type]
-        assert convert.action_bytes(game, action, wire) == fresh, (type(action).__name__, str(action))
+        fresh = game_pb2.Action(**action_kwargs(game, action, wire)).SerializeToString()  # type: ignore[arg-type]
+        assert action_bytes(game, action, wire) == fresh, (type(action).__name__, str(action))
         typed = getattr(game_pb2.Action.FromString(fresh), wire.field).SerializeToString(deterministic=True)
-        assert convert.typed_action_bytes(game, action, wire) == typed, (type(action).__name__, str(action))
+        assert typed_action_bytes(game, action, wire) == typed, (type(action).__name__, str(action))
     collide = [a for a in actions if any(type(b) is not type(a) and b == a for b in actions)]
     if game == "oddball-aeronauts":  # the case that was hit: the test must keep reaching it
         assert collide, "random play no longer reaches two equal actions of different classes"

@@ -9,11 +9,12 @@ import pytest
 
 from referee.service.limits import Limits
 from referee.service.tokens import SeatTokens, ServiceToken, bearer
-from skyarena.remote import convert
 from skyarena.remote.frames import FrameError, encode_frame, read_frame, write_frame
 from skyarena.remote.runner import encode_answer
 from skyarena.v1 import common_pb2
 from skyarena.v1 import referee_pb2 as pb
+from skyarena.wire import action_to_proto, wire_for
+from skyarena.wire.shapes import json_from_message, json_kwargs
 
 
 def test_limits_from_environment_and_flags() -> None:
@@ -90,8 +91,8 @@ def test_an_answer_that_is_a_legal_object_goes_as_its_index() -> None:
 
 def test_json_wrapper_is_exact() -> None:
     for value in [None, True, 3, -2.5, "x", [1, [2, None]], {"a": {"b": [True, 1.0]}}]:
-        message = common_pb2.Json(**convert._json_kwargs(value))
-        back = convert._json_from_message(common_pb2.Json.FromString(message.SerializeToString()))
+        message = common_pb2.Json(**json_kwargs(value))
+        back = json_from_message(common_pb2.Json.FromString(message.SerializeToString()))
         assert back == value and type(back) is type(value)
 
 
@@ -102,14 +103,13 @@ def test_typed_answers_built_by_the_sdk_resolve_to_their_legal_action() -> None:
 
     from referee.games import make
     from referee.service.answers import typed_index
-    from skyarena.remote import convert
-    from skyarena.remote.games_wire import TYPED_GAMES
+    from skyarena.wire.typed_games import TYPED_GAMES
 
     from .attackers import min_players
 
     rng = random.Random(3)
     for game in sorted(TYPED_GAMES):
-        wire = convert.wire_for(game)
+        wire = wire_for(game)
         assert wire is not None
         state = make(game, min_players(game), 5)
         for _ in range(30):
@@ -118,6 +118,6 @@ def test_typed_answers_built_by_the_sdk_resolve_to_their_legal_action() -> None:
             for seat in state.to_move():
                 legal = state.legal_actions(seat)
                 for index in rng.sample(range(len(legal)), min(5, len(legal))):
-                    message = convert.action_to_proto(game, legal[index])
+                    message = action_to_proto(game, legal[index])
                     assert typed_index(game, wire, message, legal) == legal.index(legal[index]), (game, legal[index])
             state.apply({seat: rng.choice(state.legal_actions(seat)) for seat in state.to_move()})

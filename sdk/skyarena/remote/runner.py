@@ -29,7 +29,7 @@ from ..bot import Bot, MatchInfo
 from ..games import observation_class
 from ..observation import Observation
 from ..v1 import referee_pb2 as pb
-from . import convert
+from ..wire import ConversionError, action_to_proto, legal_actions_from_proto, observation_from_proto
 from .frames import DEFAULT_MAX_FRAME, read_frame, write_frame
 
 if TYPE_CHECKING:
@@ -154,8 +154,8 @@ class SeatSession:
             error, self.start_error = self.start_error, None
             return _reply(turn.turn, error=error)
         game = self.game
-        observation = observation_type.from_json(convert.observation_from_proto(game, turn.observation))
-        legal = convert.legal_actions_from_proto(game, turn.legal_actions)
+        observation = observation_type.from_json(observation_from_proto(game, turn.observation))
+        legal = legal_actions_from_proto(game, turn.legal_actions)
         try:
             choice = bot.act(observation, legal)
         except Exception as exc:
@@ -209,8 +209,8 @@ def encode_answer(game: str, choice: Any, legal: list[Any], answer: pb.Answer) -
             answer.index = index
             return
     try:
-        convert.action_to_proto(game, choice, answer.action)
-    except (convert.ConversionError, TypeError, ValueError):
+        action_to_proto(game, choice, answer.action)
+    except (ConversionError, TypeError, ValueError):
         answer.action.Clear()
         answer.action.notation = str(choice)
 

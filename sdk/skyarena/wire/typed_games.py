@@ -1,4 +1,4 @@
-"""Typed wire descriptions of the games (see :class:`skyarena.remote.convert.GameWire`).
+"""The games that travel as typed messages, registered on first use (see :class:`.registry.GameWire`).
 
 A game listed here travels as its typed messages from ``proto/skyarena/v1/games/``; any
 other game travels as JSON text and notation strings. The action classes are found from
@@ -17,7 +17,7 @@ from typing import Any
 from google.protobuf.message import Message
 
 from ..v1 import game_pb2
-from .convert import GameWire, register_wire
+from .registry import GameWire, register_wire
 
 # game name -> its field in the Observation/Action oneofs (also the engine package's name)
 TYPED_GAMES = {
