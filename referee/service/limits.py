@@ -2,7 +2,8 @@
 
 Every limit has a default, an environment variable and a command-line flag, so a
 deployment can tune them without code. Limits are the referee's defence against a buggy
-or hostile client: oversized messages, unbounded waits, unbounded memory.
+or hostile client: oversized messages, unbounded waits, unbounded memory. The few on/off
+switches of how a server works (``direct_writes``) are set the same way, per server.
 
 Flags and environment go through one path (:meth:`Limits.from_sources`): each value is
 parsed from its text and checked against the limit's range here, whichever way it came, and
@@ -24,8 +25,18 @@ DAY_S = 86_400.0
 
 
 def _limit(default: float, low: float, high: float, flag: str, why: str) -> Any:
-    """A limit field: its default, the range it must lie in, its command-line flag."""
+    """A limit field: its default, the range it must lie in, its command-line flag, its unit."""
     return field(default=default, metadata={"low": low, "high": high, "flag": flag, "why": why})
+
+
+def _switch(default: bool, flag: str, why: str) -> Any:
+    """An on/off field: its default, its command-line flag, what it turns on. Its text is
+    1 or 0 (or true/false, on/off, yes/no)."""
+    return field(default=default, metadata={"low": False, "high": True, "flag": flag, "why": why})
+
+
+SWITCH_TEXTS = {"1": True, "true": True, "on": True, "yes": True, "0": False, "false": False, "off": False,
+                "no": False}
 
 
 @dataclass(frozen=True)
@@ -60,11 +71,20 @@ class Limits:
     replay_page_bytes: int = _limit(1 << 20, 4 << 10, (1 << 31) - 1, "--replay-page-bytes", "bytes")
     # On shutdown: how long running matches may go on before they are aborted.
     shutdown_grace_s: float = _limit(30.0, 0.0, DAY_S, "--shutdown-grace", "seconds")
+    # Messages a bot's answer causes for other seats are written by the reader of that answer
+    # (one task switch less per message); off, only each stream's writer task writes (a knob
+    # for comparing the two).
+    direct_writes: bool = _switch(True, "--direct-writes", "write other seats' messages from the reader of the "
+                                                           "answer that caused them")
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            kind = int if isinstance(f.default, int) else float
+            kind = _kind(f)
+            if kind is bool:
+                if not isinstance(value, bool):
+                    raise ValueError(f"limit {f.name} must be True or False, got {value!r}")
+                continue
             if isinstance(value, bool) or not isinstance(value, (int, float)) or \
                     (kind is int and not isinstance(value, int)):
                 raise ValueError(f"limit {f.name} must be {_what(kind)}, got {value!r}")
@@ -88,7 +108,12 @@ class Limits:
         """One limit's value from its text (flag or variable), checked; ``source`` names
         where it came from in the error."""
         f = cls._field(name)
-        kind = int if isinstance(f.default, int) else float
+        kind = _kind(f)
+        if kind is bool:
+            switch = SWITCH_TEXTS.get(text.strip().lower())
+            if switch is None:
+                raise ValueError(f"{source}={text!r} is not {_what(kind)}")
+            return switch
         try:
             value: int | float = kind(text.strip())
         except ValueError:
@@ -132,20 +157,30 @@ class Limits:
         out = []
         for f in dataclasses.fields(cls):
             meta = f.metadata
-            out.append((f.name, meta["flag"], f"{meta['why'].capitalize()}, {_number(meta['low'])} to "
-                                              f"{_number(meta['high'])} (default {_number(f.default)}; env "
-                                              f"{cls.env_name(f.name)})."))
+            if _kind(f) is bool:
+                text = f"{meta['why'].capitalize()}: 1 or 0"
+            else:
+                text = f"{meta['why'].capitalize()}, {_number(meta['low'])} to {_number(meta['high'])}"
+            out.append((f.name, meta["flag"], f"{text} (default {_number(f.default)}; env {cls.env_name(f.name)})."))
         return out
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
 
+def _kind(f: dataclasses.Field[Any]) -> type:
+    """The type of a field's values (bool is checked first: it is also an int)."""
+    default = f.default
+    return bool if isinstance(default, bool) else int if isinstance(default, int) else float
+
+
 def _what(kind: type) -> str:
-    return "a whole number" if kind is int else "a number"
+    return {bool: "1 or 0 (on or off)", int: "a whole number"}.get(kind, "a number")
 
 
 def _number(value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 

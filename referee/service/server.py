@@ -2,7 +2,7 @@
 
 One process serves many matches at once on one event loop; a match never blocks another
 because engine steps are short and every wait (a bot thinking, a deadline) is a timer or
-a stream read, never a sleep. See matches.py for the driver of the match runner.
+a stream read, never a sleep. See driver.py for the driver of the match runner.
 
     server = RefereeServer(service_token="...", limits=Limits())
     port = await server.start("127.0.0.1:0")
@@ -29,10 +29,13 @@ from grpc_reflection.v1alpha import reflection
 
 from skyarena.v1 import referee_pb2 as pb
 
+from .driver import Match
+from .errors import RequestError
 from .limits import Limits, parse_listen
 from .logs import log
-from .matches import DirectWrites, Match, MatchRegistry, Outbox, RequestError
 from .metrics import Metrics
+from .outbox import DirectWrites, Outbox
+from .registry import MatchRegistry
 from .seeds import SeatSeeds
 from .spectators import PeerRate, peer_host
 from .tokens import ServiceToken, bearer
@@ -74,8 +77,8 @@ class RefereeService:
         self.registry = registry
         self.service_token = service_token
         self.spectator_token = spectator_token
-        self.direct = DirectWrites()
         limits = limits or registry.limits
+        self.direct = DirectWrites(limits.direct_writes)
         self.watch_rate = PeerRate(limits.watch_rate, limits.watch_burst)
 
     def handlers(self) -> grpc.GenericRpcHandler:

@@ -1,4 +1,5 @@
-"""What spectators get: a match's public history, kept once, and who may watch how often.
+"""What a match shows beyond its seats: spectators' public history, kept once, and who may
+watch how often; operators' replay, in pages.
 
 A spectator watching from the start used to make the referee re-play the whole match on
 the event loop (a fresh engine state stepped through every move) for every such Watch: a
@@ -11,6 +12,9 @@ live state at every step, so later spectators only read it. Entries are serializ
 Anonymous spectators are rate-limited per peer address (:class:`PeerRate`), and part of a
 match's spectator slots is kept for holders of the service or spectator token, so the
 dashboard always gets in.
+
+A finished match's replay (all hidden information: only for the service token) goes out
+in pages of whole JSON lines (:func:`replay_page`), so no status exceeds the send limit.
 """
 
 from __future__ import annotations
@@ -21,9 +25,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import grpc
+
 from referee.games import State, make
 from referee.match import Fault
 from skyarena.v1 import referee_pb2 as pb
+
+from .errors import RequestError
 
 # Moves re-played per chunk while a log catches up with its match (each chunk is a few
 # milliseconds at most; the handler yields to the event loop between chunks).
@@ -157,3 +165,21 @@ def peer_host(peer: str) -> str:
     if kind == "ipv4":
         return rest.rpartition(":")[0]
     return peer
+
+
+def replay_page(text: bytes, offset: int, page_bytes: int) -> tuple[str, int]:
+    """Whole lines of ``text`` from byte ``offset``, at most ``page_bytes`` (at least one line),
+    and the offset of the next page (0 once the page reaches the end)."""
+    if offset >= len(text):
+        return "", 0
+    if offset and text[offset - 1:offset] != b"\n":
+        raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                           f"replay_offset {offset} is not the start of a line; pass 0 or a replay_next_offset.")
+    end = offset + page_bytes
+    if end >= len(text):
+        return text[offset:].decode(), 0
+    cut = text.rfind(b"\n", offset, end)
+    cut = text.find(b"\n", end) if cut < 0 else cut  # one line longer than a page still goes whole
+    cut = len(text) - 1 if cut < 0 else cut
+    following = cut + 1
+    return text[offset:following].decode(), following if following < len(text) else 0

@@ -146,6 +146,31 @@ def test_stdio_transport_plays_through_a_relay(referee: Referee) -> None:
     assert replay_moves(status) == [r["actions"] for r in local.replay if r["type"] == "move"]
 
 
+def test_a_hosted_bot_of_a_typed_game_loads_neither_grpc_nor_asyncio(referee: Referee) -> None:
+    """A stdio bot converts typed observations and actions (skyarena.wire) for a whole match,
+    relayed to the referee, without loading gRPC or asyncio: the wire conversion lives apart
+    from the bot's gRPC client, and a hosted bot's start-up stays lean."""
+    response = referee.start("sky-team", 2, seed=33, move_s=10, bank_s=10, first_move_s=30)
+
+    async def run() -> bytes:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "skyarena.remote", str(BOTS / "lean_bot.py"), "--stdio", cwd=ROOT,
+            env=bot_env("", ""), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE)
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        assert await relay(proc.stdout, proc.stdin, referee.address, response.seats[0].token) == grpc.StatusCode.OK
+        err = await proc.stderr.read()
+        assert await proc.wait() == 0, err
+        return err
+
+    other = spawn_bot("random", response.seats[1].token, referee.address, game="sky-team")
+    err = asyncio.run(run())
+    assert finish([other])[0][0] == 0
+    status = referee.status(response.match_id)
+    assert status.state == pb.MATCH_STATE_FINISHED and not status.end.faults and status.decisions >= 4
+    assert b"loaded at the end: neither" in err, err
+
+
 def test_skyarena_run_explains_a_bad_token(referee: Referee, tmp_path: Path) -> None:
     done = subprocess.run([*SKYARENA, "run", "random", "--referee", referee.address, "--token", "nope"],
                           cwd=ROOT, env=bot_env("", referee.address), capture_output=True, text=True, timeout=60)

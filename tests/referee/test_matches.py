@@ -11,6 +11,7 @@ import grpc
 import pytest
 
 from referee.games import GAMES, make
+from referee.service import Limits
 from skyarena.games import house_bots
 from skyarena.v1 import game_pb2
 from skyarena.v1 import referee_pb2 as pb
@@ -234,6 +235,23 @@ def test_seat_reconnects_and_resumes_within_its_clock(referee: Referee) -> None:
 
 
 def test_every_seat_sees_every_other_seats_move_once_and_in_order(referee: Referee) -> None:
+    assert referee.server.service.direct.enabled  # the readers write other seats' messages (the default)
+    _every_seat_sees_every_move_in_order(referee)
+
+
+def test_without_direct_writes_every_move_still_arrives_in_order() -> None:
+    """Direct writes are a server's limit (``SKYARENA_DIRECT_WRITES``), not read at import:
+    a second referee in this process runs with them off, every message going through its
+    stream's writer task, while the module's referee keeps them on."""
+    referee = Referee(Limits.from_env({"SKYARENA_DIRECT_WRITES": "0"}, join_timeout_s=60.0))
+    try:
+        assert not referee.server.service.direct.enabled
+        _every_seat_sees_every_move_in_order(referee)
+    finally:
+        referee.close()
+
+
+def _every_seat_sees_every_move_in_order(referee: Referee) -> None:
     players = 3
     response = referee.start("fly-away", players, seed=5, move_s=10, bank_s=10, first_move_s=10)
     seats = [RawSeat(referee, s.token) for s in response.seats]

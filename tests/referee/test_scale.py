@@ -18,7 +18,7 @@ MATCHES = 200
 
 def _sample_peak_running(referee: Referee, procs: list[subprocess.Popen[bytes]]) -> int:
     """The most matches seen in the RUNNING phase at once while the bot processes play."""
-    from referee.service.matches import Phase
+    from referee.service.driver import Phase
 
     def running() -> int:
         return sum(1 for m in referee.server.registry.matches.values() if m.phase is Phase.RUNNING)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from typing import Any
 
 import pytest
 
+from referee.service import RefereeServer
 from referee.service.limits import Limits
+from referee.service.outbox import Outbox
 from referee.service.tokens import SeatTokens, ServiceToken, bearer
 from skyarena.remote.frames import FrameError, encode_frame, read_frame, write_frame
 from skyarena.remote.runner import encode_answer
@@ -26,6 +29,30 @@ def test_limits_from_environment_and_flags() -> None:
         Limits.from_env({"SKYARENA_MAX_MATCHES": "many"})
     with pytest.raises(ValueError, match="limit max_matches must be from 1 to"):
         Limits(max_matches=0)
+
+
+def test_direct_writes_are_a_limit_of_each_server() -> None:
+    """``SKYARENA_DIRECT_WRITES`` is read by Limits, per server: with it on, a message for an
+    idle stream is gathered for the reader of the answer that caused it to write; off, it goes
+    to the stream's own writer task. Two servers of one process can differ."""
+    assert Limits().direct_writes and Limits.from_env({"SKYARENA_DIRECT_WRITES": "1"}).direct_writes
+    assert not Limits.from_env({"SKYARENA_DIRECT_WRITES": "0"}).direct_writes
+    assert not Limits.from_env({}, direct_writes=False).direct_writes
+    with pytest.raises(ValueError, match="SKYARENA_DIRECT_WRITES='maybe' is not 1 or 0"):
+        Limits.from_env({"SKYARENA_DIRECT_WRITES": "maybe"})
+
+    async def route(environ: dict[str, str]) -> tuple[int, int]:
+        """Where a message put while a reader collects goes: (queued for the writer task, gathered)."""
+        server = RefereeServer("s" * 20, Limits.from_env(environ))
+        writes = server.service.direct
+        outbox = Outbox(10, None, writes)
+        writes.collect()
+        outbox.put(pb.RefereeMessage())
+        writes.pending = None
+        return outbox.queue.qsize(), len(outbox.direct)
+
+    assert asyncio.run(route({})) == (0, 1)
+    assert asyncio.run(route({"SKYARENA_DIRECT_WRITES": "0"})) == (1, 0)
 
 
 def test_tokens() -> None:

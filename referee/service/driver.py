@@ -1,4 +1,4 @@
-"""Matches in one referee process: the registry and the asyncio driver of the MatchRunner.
+"""One match in a referee process: the asyncio driver of its MatchRunner.
 
 The :class:`~referee.match.MatchRunner` owns the rules-independent parts (clocks, strikes,
 fallback, forfeits, fault records); this module only connects it to streams:
@@ -16,51 +16,37 @@ fallback, forfeits, fault records); this module only connects it to streams:
 Everything runs on the event loop thread: the driver's methods are synchronous and never
 await, so a match's state cannot change between two lines of its code. Stream handlers
 (server.py) only read frames, call these methods, and write what the per-stream outboxes
-give (through each stream's writer task, or directly from the reader on the hot path).
+give (through each stream's writer task, or directly from the reader on the hot path: see
+outbox.py). The registry (registry.py) creates matches and finds them by id and token.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
-import re
-import secrets
-import struct
 import time
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
 import grpc
-from google.protobuf.message import DecodeError
 
-from referee.games import State, make
+from referee.games import State
 from referee.games.core import replay as replay_io
 from referee.match import DecisionRequest, Fault, FaultKind, MatchRecord, MatchRunner, TimeControl
 from referee.match.faults import cap
 from skyarena.v1 import referee_pb2 as pb
-from skyarena.wire import ConversionError, action_bytes, observation_kwargs, repeated_field_bytes, wire_for
+from skyarena.wire import wire_for
 
-from . import answers, visibility
+from . import answers, turns, visibility
+from .errors import RequestError, status_number
 from .limits import Limits
 from .logs import log
 from .metrics import Metrics
+from .outbox import Outbox
+from .seats import Awaiting, Seat
 from .seeds import SeatSeeds
-from .spectators import PublicLog, fault_message, step_event
-from .tokens import SeatTokens
-
-# The message class called with plain dicts (the runtime accepts them; the stubs do not).
-_REFEREE_MESSAGE: Any = pb.RefereeMessage
-
-_TURN_REQUEST: Any = pb.TurnRequest
-LEGAL_ACTIONS_FIELD = pb.TurnRequest.DESCRIPTOR.fields_by_name["legal_actions"].number
-TURN_FIELD = pb.RefereeMessage.DESCRIPTOR.fields_by_name["turn"].number
-# TurnRequest.deadline_s (a double) appended to a kept request: the last value of a field wins.
-DEADLINE_TAG = bytes([pb.TurnRequest.DESCRIPTOR.fields_by_name["deadline_s"].number << 3 | 1])
-MATCH_ID_RE = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
-DEFAULT_TIME_CONTROL = TimeControl()
+from .spectators import PublicLog, fault_message, replay_page, step_event
 
 # Other seats' public events ride with a seat's next message (its next turn request, most
 # often, in the same write). A seat that is not written to soon gets them on their own after
@@ -97,226 +83,9 @@ class Phase(StrEnum):
         return self in (Phase.FINISHED, Phase.ABORTED)
 
 
-class RequestError(Exception):
-    """A request the referee refuses; becomes a gRPC status with this code and message."""
-
-    def __init__(self, code: grpc.StatusCode, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def _code(code: grpc.StatusCode) -> int:
-    return int(code.value[0])
-
-
-def _utc(timestamp: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(timestamp))
-
-
-# ----- streams -----------------------------------------------------------------------------
-
-# A stream gets direct writes only while less than this many bytes were written to it since
-# its bot last sent a frame: a bot that stops reading cannot stall another seat's reader for
-# long (the bytes fit in its flow-control window); it falls back to its own writer task.
-DIRECT_BYTES = 32 * 1024
-DIRECT_WRITES = os.environ.get("SKYARENA_DIRECT_WRITES", "1") != "0"
-
-
-class DirectWrites:
-    """One server's direct writes: while a stream's reader handles a frame (``collect``),
-    messages for idle streams are gathered here, and that reader writes them right after
-    (``flush``), saving a task switch per message on the hot path."""
-
-    __slots__ = ("pending",)
-
-    def __init__(self) -> None:
-        self.pending: list[Outbox] | None = None
-
-    def collect(self) -> None:
-        self.pending = [] if DIRECT_WRITES else None
-
-    async def flush(self) -> None:
-        """Write what was gathered. Every stream concerned is reserved (``writing``) before
-        the first write, so none can end or write out of order while this reader works
-        through the others."""
-        outboxes, self.pending = self.pending, None
-        reserved = []
-        for outbox in outboxes or ():
-            messages, outbox.direct = outbox.direct, []
-            if outbox.writing:  # its writer task got there first: queue behind it, in order
-                for message in messages:
-                    outbox.queue.put_nowait(message)
-                continue
-            outbox.writing = True
-            reserved.append((outbox, messages))
-        try:
-            while reserved:
-                outbox, messages = reserved[0]
-                try:
-                    while messages:
-                        await outbox.context.write(messages[0])
-                        outbox.unread_bytes += frame_size(messages.pop(0))
-                except asyncio.CancelledError:
-                    raise
-                except Exception:  # that stream broke; its handler sees it and detaches the seat
-                    messages.clear()
-                reserved.pop(0)
-                outbox.writing = False
-                outbox.idle.set()
-        finally:  # this reader was cancelled: hand what is left to the streams' own writers
-            for outbox, messages in reserved:
-                for message in messages:
-                    outbox.queue.put_nowait(message)
-                outbox.writing = False
-                outbox.idle.set()
-
-
-class Outbox:
-    """The outgoing side of one stream. Messages go out through the stream's writer task
-    (a queue the handler drains) or, on the hot path, directly from the reader of the frame
-    that caused them (:class:`DirectWrites`), never both at once: ``writing`` serialises the
-    two and keeps the order.
-
-    ``close()`` ends the stream normally after what is queued; ``fail()`` ends it with a
-    status. A consumer that stops reading is cut off once ``limit`` messages pile up.
-    """
-
-    __slots__ = ("queue", "closed", "status", "limit", "context", "writing", "idle", "direct", "unread_bytes",
-                 "writes")
-
-    def __init__(self, limit: int, context: Any = None, writes: DirectWrites | None = None) -> None:
-        self.queue: asyncio.Queue[Any] = asyncio.Queue()
-        self.closed = False
-        self.status: tuple[grpc.StatusCode, str] | None = None
-        self.limit = limit
-        self.context = context
-        self.writing = False
-        self.idle = asyncio.Event()
-        self.direct: list[Any] = []
-        self.unread_bytes = 0
-        self.writes = writes
-
-    def put(self, message: Any) -> None:
-        if self.closed:
-            return
-        collecting = self.writes.pending if self.writes is not None else None
-        if self.direct or (collecting is not None and not self.writing and self.queue.empty()
-                           and self.unread_bytes < DIRECT_BYTES):
-            if not self.direct and collecting is not None:
-                collecting.append(self)
-            self.direct.append(message)
-            return
-        if self.queue.qsize() >= self.limit:
-            self.fail(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                      f"more than {self.limit} messages were waiting for this stream: read it faster")
-            return
-        self.queue.put_nowait(message)
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self.queue.put_nowait(None)
-
-    def fail(self, code: grpc.StatusCode, message: str) -> None:
-        if not self.closed:
-            self.status = (code, message)
-            self.close()
-
-    async def _wait_idle(self) -> None:
-        while self.writing:
-            self.idle.clear()
-            await self.idle.wait()
-
-    async def write(self, message: Any) -> None:
-        self.writing = True
-        try:
-            await self.context.write(message)
-            self.unread_bytes += frame_size(message)
-        finally:
-            self.writing = False
-            self.idle.set()
-
-    async def drain(self) -> AsyncIterator[Any]:
-        """The writer task's messages (for a context-less outbox, e.g. a spectator's)."""
-        while True:
-            message = await self.queue.get()
-            await self._wait_idle()
-            if message is None:
-                return
-            yield message
-
-    async def run_writer(self) -> None:
-        """Write queued messages until closed (after any direct write in progress)."""
-        while True:
-            message = await self.queue.get()
-            await self._wait_idle()
-            if message is None:
-                return
-            await self.write(message)
-
-
-def frame_size(frame: Any) -> int:
-    """Bytes of an outgoing frame: a message, or one the referee serialized itself."""
-    return len(frame) if isinstance(frame, bytes) else int(frame.ByteSize())
-
-
-class Awaiting:
-    """The decision a seat owes: its request (serialized), when it was sent, and its deadline."""
-
-    __slots__ = ("number", "turn", "sent_at", "deadline")
-
-    def __init__(self, number: int, turn: bytes, sent_at: float, deadline: float) -> None:
-        self.number = number
-        self.turn = turn
-        self.sent_at = sent_at
-        self.deadline = deadline
-
-
-@dataclass
-class Seat:
-    index: int
-    name: str
-    joined: bool = False
-    outbox: Outbox | None = None
-    client: str = ""
-    awaiting: Awaiting | None = None
-    # The seat's deadline timer and the time it fires at. It is not cancelled when an answer
-    # comes in time: the next decision's deadline is later, so the timer, when it fires, finds
-    # a later deadline and re-arms for it (one timer per seat and deadline passed, instead of
-    # one scheduled and cancelled per decision).
-    timer: asyncio.TimerHandle | None = None
-    timer_at: float = 0.0
-    # Public events gathered since the last message to this seat, as constructor arguments
-    # (the whole message is then built in one call into the protobuf runtime).
-    events: list[dict[str, Any]] | None = None
-
-    def event(self, event: dict[str, Any]) -> None:
-        if self.events is None:
-            self.events = [event]
-        else:
-            self.events.append(event)
-
-    def message(self, **kind: Any) -> pb.RefereeMessage:
-        """The next message: the events so far plus ``kind``."""
-        events = self.events
-        message: pb.RefereeMessage = _REFEREE_MESSAGE(events=events, **kind) if events else \
-            _REFEREE_MESSAGE(**kind)
-        self.events = None  # only once the message is built: a failed build loses no event
-        return message
-
-    def turn_frame(self, turn: bytes) -> bytes:
-        """The next message carrying the serialized TurnRequest ``turn``, serialized: the events
-        so far, then the turn spliced in as bytes (no parse, no second serialization)."""
-        events = self.events
-        head = _REFEREE_MESSAGE(events=events).SerializeToString() if events else b""
-        self.events = None
-        return head + repeated_field_bytes(TURN_FIELD, (turn,))
-
-
-# ----- one match ---------------------------------------------------------------------------
-
 class Match:
+    """One match: its runner, its seats and their streams, its spectators, its end."""
+
     def __init__(
         self,
         match_id: str,
@@ -505,30 +274,17 @@ class Match:
 
     def _ask(self, request: DecisionRequest) -> None:
         seat = self.seats[request.seat]
-        deadline_s = request.time_limit_s + request.bank_s
-        turn: dict[str, Any] = {"turn": request.turn, "move_limit_s": request.time_limit_s,
-                                "bank_s": request.bank_s, "deadline_s": deadline_s}
-        game, wire = self.game, self._wire
-        legal = b""
         try:
-            turn["observation"] = observation_kwargs(game, request.observation, wire)
-            if wire is None:
-                turn["legal_actions"] = [{"notation": str(a)} for a in request.legal_actions]
-            else:  # typed actions are spliced in as bytes kept per action (see action_bytes)
-                legal = repeated_field_bytes(
-                    LEGAL_ACTIONS_FIELD, [action_bytes(game, a, wire) for a in request.legal_actions])
-            turn_bytes = _TURN_REQUEST(**turn).SerializeToString() + legal
-        except (ConversionError, ValueError, TypeError, KeyError, AttributeError, DecodeError) as exc:
+            turn_bytes = turns.turn_request(self.game, self._wire, request)
+        except turns.CONVERSION_ERRORS as exc:
             # The engine's data no longer fits its typed messages: play on in JSON and notation
             # (the SDK reads both) rather than stall the match; the round-trip test flags it.
             if self._wire is not None:
-                log.warning("typed_messages_disabled", match_id=self.id, game=game, error=str(exc)[:500])
+                log.warning("typed_messages_disabled", match_id=self.id, game=self.game, error=str(exc)[:500])
                 self._wire = None
-            turn["observation"] = observation_kwargs(game, request.observation, None)
-            turn["legal_actions"] = [{"notation": str(a)} for a in request.legal_actions]
-            turn_bytes = _TURN_REQUEST(**turn).SerializeToString()
+            turn_bytes = turns.turn_request(self.game, None, request)
         now = self._loop.time()
-        deadline = now + deadline_s
+        deadline = now + request.time_limit_s + request.bank_s
         seat.awaiting = Awaiting(request.turn, turn_bytes, now, deadline)
         timer = seat.timer
         if timer is None or seat.timer_at > deadline:  # else the armed timer fires first and re-arms
@@ -543,7 +299,8 @@ class Match:
         awaiting = seat.awaiting
         assert awaiting is not None and seat.outbox is not None
         left = max(0.0, awaiting.deadline - self._loop.time())
-        seat.outbox.put(seat.turn_frame(awaiting.turn + DEADLINE_TAG + struct.pack("<d", left)))
+        seat.outbox.put(seat.turn_frame(turns.with_deadline(awaiting.turn, left)))
+
 
     def on_answer(self, seat_index: int, outbox: Outbox, answer: pb.Answer) -> None:
         """A seat's Answer frame."""
@@ -590,7 +347,7 @@ class Match:
                     "and played the fallback action for the earlier one.")
         else:
             text = f"an answer for turn {turn} arrived, but the referee is waiting for turn {awaiting.number}."
-        notice = pb.Notice(code=_code(grpc.StatusCode.FAILED_PRECONDITION), message=text)
+        notice = pb.Notice(code=status_number(grpc.StatusCode.FAILED_PRECONDITION), message=text)
         self._send(seat, notice=notice)
 
     def _deadline_timer(self, seat: Seat) -> None:
@@ -625,7 +382,7 @@ class Match:
         log.info("fault", match_id=self.id, seat=fault.seat, turn=fault.turn, kind=fault.kind.value,
                  strike=fault.strike, forfeit=fault.forfeit, reason=fault.reason)
         seat = self.seats[fault.seat]
-        notice = pb.Notice(code=_code(FAULT_CODES[fault.kind]), message=fault.reason,
+        notice = pb.Notice(code=status_number(FAULT_CODES[fault.kind]), message=fault.reason,
                            fault=fault_message(fault, with_reason=True))
         self._send(seat, notice=notice)
         public = fault_message(fault, with_reason=False)
@@ -770,176 +527,3 @@ class Match:
         state = self.runner.state
         return pb.WatchEvent(step=pb.PublicStep(decisions=state.decisions,
                                                 public_view_json=json.dumps(state.public_view())))
-
-
-def replay_page(text: bytes, offset: int, page_bytes: int) -> tuple[str, int]:
-    """Whole lines of ``text`` from byte ``offset``, at most ``page_bytes`` (at least one line),
-    and the offset of the next page (0 once the page reaches the end)."""
-    if offset >= len(text):
-        return "", 0
-    if offset and text[offset - 1:offset] != b"\n":
-        raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
-                           f"replay_offset {offset} is not the start of a line; pass 0 or a replay_next_offset.")
-    end = offset + page_bytes
-    if end >= len(text):
-        return text[offset:].decode(), 0
-    cut = text.rfind(b"\n", offset, end)
-    cut = text.find(b"\n", end) if cut < 0 else cut  # one line longer than a page still goes whole
-    cut = len(text) - 1 if cut < 0 else cut
-    following = cut + 1
-    return text[offset:following].decode(), following if following < len(text) else 0
-
-
-# ----- the registry ------------------------------------------------------------------------
-
-class MatchRegistry:
-    """Every match of this process, the seat tokens, and their lifetimes."""
-
-    def __init__(self, limits: Limits, metrics: Metrics, seeds: SeatSeeds | None = None) -> None:
-        self.limits = limits
-        self.metrics = metrics
-        self.matches: dict[str, Match] = {}
-        self.tokens = SeatTokens()
-        self.seeds = seeds or SeatSeeds()
-        # Ids of forgotten matches and when they were forgotten, kept limits.match_id_retain_s
-        # more: a match id is never started twice by this process within that window.
-        self.used_ids: dict[str, float] = {}
-        self.started_at = time.time()
-        self.accepting = True
-
-    def running(self) -> list[Match]:
-        return [m for m in self.matches.values() if not m.phase.over]
-
-    def start(self, request: pb.StartMatchRequest) -> tuple[Match, list[str]]:
-        """Validate a StartMatch request and create the match; returns it and the seat tokens."""
-        if not self.accepting:
-            raise RequestError(grpc.StatusCode.UNAVAILABLE,
-                               "the referee is shutting down and starts no new match; use another referee.")
-        if len(self.running()) >= self.limits.max_matches:
-            raise RequestError(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                               f"this referee already runs {self.limits.max_matches} matches; retry later or use "
-                               "another referee.")
-        match_id = request.match_id or f"m-{secrets.token_hex(8)}"
-        if not MATCH_ID_RE.match(match_id):
-            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
-                               f"match_id {match_id!r} must be 1-64 characters of A-Z a-z 0-9 . _ -")
-        if match_id in self.matches:
-            raise RequestError(grpc.StatusCode.ALREADY_EXISTS,
-                               f"match {match_id} already exists on this referee; a retried StartMatch must not "
-                               "start it twice. Use GetMatch to follow it, or start a new attempt under a new id "
-                               f"(e.g. {match_id}.a2).")
-        if match_id in self.used_ids:
-            raise RequestError(grpc.StatusCode.ALREADY_EXISTS,
-                               f"match id {match_id} was already used on this referee (its match is forgotten); start "
-                               f"each attempt under a new id (e.g. {match_id}.a2), with the same seed to replay it.")
-        players = request.players
-        if players != len(request.seats):
-            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
-                               f"players is {players} but {len(request.seats)} seats were given; give one SeatSpec "
-                               "per seat.")
-        options = self._options(request.options_json)
-        seed = request.seed if request.HasField("seed") else secrets.randbelow(1 << 62)
-        control = self._time_control(request)
-        strike_limit = request.strike_limit or 3
-        if strike_limit > self.limits.max_strikes:
-            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
-                               f"strike_limit {strike_limit} is above this referee's ceiling of "
-                               f"{self.limits.max_strikes}.")
-        join_timeout = request.join_timeout_s or self.limits.join_timeout_s
-        if not 0 < join_timeout <= self.limits.max_join_timeout_s:
-            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
-                               f"join_timeout_s must be above 0 and at most {self.limits.max_join_timeout_s:g} s.")
-        try:
-            state = make(request.game, players, seed, options)
-        except Exception as exc:  # OptionError, PlayerCountError, a game's setup validation
-            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
-        names = [s.name or f"seat {i}" for i, s in enumerate(request.seats)]
-        match = Match(match_id, state, names, control, strike_limit, join_timeout, self.limits, self.metrics,
-                      self._ended, self.seeds)
-        self.matches[match_id] = match
-        self.metrics.matches_running.inc()
-        tokens = [self.tokens.issue(match_id, seat) for seat in range(players)]
-        return match, tokens
-
-    @staticmethod
-    def _options(text: str) -> dict[str, Any]:
-        if not text.strip():
-            return {}
-        try:
-            options = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, f"options_json is not JSON: {exc.msg}") from None
-        if not isinstance(options, dict):
-            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
-                               'options_json must be a JSON object such as {"max_rounds": 20}')
-        return options
-
-    def _time_control(self, request: pb.StartMatchRequest) -> TimeControl:
-        if not request.HasField("time_control"):
-            return DEFAULT_TIME_CONTROL
-        tc = request.time_control
-        lim = self.limits
-        checks = (("move_s", tc.move_s, lim.max_move_s), ("first_move_s", tc.first_move_s, lim.max_move_s),
-                  ("bank_s", tc.bank_s, lim.max_bank_s))
-        for name, value, ceiling in checks:
-            if not 0 <= value <= ceiling:
-                raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
-                                   f"time_control.{name} must be from 0 to {ceiling:g} s, got {value}")
-        if tc.move_s <= 0:
-            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, "time_control.move_s must be above 0")
-        return TimeControl(move_s=tc.move_s, bank_s=tc.bank_s, first_move_s=tc.first_move_s or tc.move_s)
-
-    def get(self, match_id: str) -> Match:
-        match = self.matches.get(match_id)
-        if match is None:
-            shown = cap(match_id, 64)
-            if match_id in self.used_ids:
-                raise RequestError(grpc.StatusCode.NOT_FOUND,
-                                   f"match {shown} ended more than {self.limits.retain_s:g} s ago and is forgotten "
-                                   "(--retain): its result was only kept that long.")
-            raise RequestError(grpc.StatusCode.NOT_FOUND,
-                               f"this referee does not know match {shown!r}: it never started it, or it ran before "
-                               f"the referee restarted (this process started at {_utc(self.started_at)}; matches do "
-                               "not survive a restart).")
-        return match
-
-    def by_token(self, token: str) -> tuple[Match, int]:
-        key = self.tokens.lookup(token)
-        if key is None and self.tokens.issued_elsewhere(token):
-            raise RequestError(grpc.StatusCode.UNAUTHENTICATED,
-                               "this seat token was issued by another run of the referee (it restarted at "
-                               f"{_utc(self.started_at)}, or this is a different referee): it no longer knows that "
-                               "match. The platform must start the match again (a new StartMatch gives new tokens).")
-        match = self.matches.get(key.match_id) if key is not None else None
-        if match is None:
-            raise RequestError(grpc.StatusCode.UNAUTHENTICATED,
-                               "unknown seat token: join with the token StartMatch returned for your seat (a match's "
-                               f"tokens are forgotten {self.limits.retain_s:g} s after it ends).")
-        assert key is not None
-        return match, key.seat
-
-    def _ended(self, match: Match) -> None:
-        self.metrics.matches_running.dec()
-        asyncio.get_running_loop().call_later(self.limits.retain_s, self._forget, match.id)
-
-    def _forget(self, match_id: str) -> None:
-        self.matches.pop(match_id, None)
-        self.tokens.revoke_match(match_id)
-        now = time.time()
-        self.used_ids[match_id] = now
-        horizon = now - self.limits.match_id_retain_s
-        while self.used_ids:  # oldest first (insertion order): drop the ids past the window
-            oldest, at = next(iter(self.used_ids.items()))
-            if at >= horizon:
-                break
-            del self.used_ids[oldest]
-
-    async def shutdown(self, grace_s: float) -> None:
-        """Start no new match; let running ones finish within ``grace_s``; abort the rest."""
-        self.accepting = False
-        running = self.running()
-        if running:
-            log.info("shutdown_waiting", matches=len(running), grace_s=grace_s)
-            await asyncio.wait([asyncio.ensure_future(m.done.wait()) for m in running], timeout=grace_s)
-        for match in self.running():
-            match.abort(f"the referee shut down before the match ended (grace period {grace_s:g} s).")
