@@ -175,7 +175,7 @@ def _kind(f: dataclasses.Field[Any]) -> type:
 
 
 def _what(kind: type) -> str:
-    return {bool: "1 or 0 (on or off)", int: "a whole number"}.get(kind, "a number")
+    return {bool: "1 or 0 (or on/off, true/false, yes/no)", int: "a whole number"}.get(kind, "a number")
 
 
 def _number(value: Any) -> str:
