@@ -38,12 +38,13 @@ from google.protobuf.message import DecodeError
 
 from referee.games import State, make
 from referee.games.core import replay as replay_io
+from referee.games.core import visibility
 from referee.match import DecisionRequest, Fault, FaultKind, MatchRecord, MatchRunner, TimeControl
 from referee.match.faults import cap
 from skyarena.remote import convert
 from skyarena.v1 import referee_pb2 as pb
 
-from . import answers, visibility
+from . import answers
 from .limits import Limits
 from .logs import log
 from .metrics import Metrics

@@ -27,6 +27,7 @@ from grpc import aio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from serving.tokens import bearer
 from skyarena.v1 import referee_pb2 as pb
 
 from .limits import Limits, parse_listen
@@ -35,7 +36,7 @@ from .matches import DirectWrites, Match, MatchRegistry, Outbox, RequestError
 from .metrics import Metrics
 from .seeds import SeatSeeds
 from .spectators import PeerRate, peer_host
-from .tokens import ServiceToken, bearer
+from .tokens import ServiceToken
 
 M = TypeVar("M", bound=Message)
 

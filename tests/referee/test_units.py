@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from referee.service.limits import Limits
-from referee.service.tokens import SeatTokens, ServiceToken, bearer
+from referee.service.tokens import SeatTokens, ServiceToken
+from serving.tokens import bearer
 from skyarena.remote import convert
 from skyarena.remote.frames import FrameError, encode_frame, read_frame, write_frame
 from skyarena.remote.runner import encode_answer

@@ -1,8 +1,8 @@
 """The Arena's calls: each checks the caller's token, reads or changes the store, answers.
 
 Handlers are plain synchronous methods run on the server's thread pool (the store is
-psycopg's blocking pool). `_call` wraps every one: it times it, turns the platform's errors
-into gRPC statuses whose message says what to do, and logs one JSON line per call (never a
+psycopg's blocking pool). `_call` wraps every one: it times it, turns each layer's errors
+into gRPC statuses by class (`statuses.py`) whose message says what to do, and logs one JSON line per call (never a
 token). Authors see and change only their own bots; organisers everyone's.
 """
 
@@ -16,12 +16,11 @@ from typing import Any, TypeVar
 
 import grpc
 
-from referee.games import GAMES, SkyarenaError
-from referee.service.logs import EventLog
+from serving.logs import EventLog
 from skyarena.v1 import arena_pb2 as pb
 from skyarena.v1 import arena_pb2_grpc as pb_grpc
-from workers.seasons import SeasonError, SeasonSpec
-from workers.store import Conflict, Database, NotFound, queue
+from workers.seasons import SeasonSpec, default_player_counts, season_defaults
+from workers.store import Database, NotFound, queue
 from workers.store import submissions as store
 from workers.store.accounts import Account, issue_token
 from workers.store.ladders import frozen_standings, leaderboard, rating_history
@@ -30,10 +29,12 @@ from workers.store.seasons import Season, close_season, create_season, get_seaso
 from workers.store.version_status import pause_version, reinstate_version
 
 from .archive import NAME_PATTERN, ArchiveLimits, ArchiveRefused
-from .auth import AUTHOR_SCOPES, ORGANISER_SCOPES, CallRefused, authenticate, is_organiser, require_owner
-from .intake import Dispatch, Intake, UploadTooLarge, receive
+from .auth import AUTHOR_SCOPES, ORGANISER_SCOPES, authenticate, is_organiser, require_owner
+from .errors import BadRequest, CallRefused
+from .intake import Dispatch, Intake, receive
 from .metrics import ArenaMetrics
 from .public_replay import public_jsonl
+from .statuses import status_of
 
 LOGGER_NAME = "skyarena.arena"
 log = EventLog(LOGGER_NAME)
@@ -52,7 +53,7 @@ def _stamp(value: Any) -> str:
 
 
 def _call(method: Callable[..., R]) -> Callable[..., R]:
-    """Metrics, error mapping and a log line around one handler."""
+    """Metrics, the error's status (`statuses.STATUS_TABLE`) and a log line around one handler."""
     name = method.__name__
 
     @functools.wraps(method)
@@ -61,22 +62,13 @@ def _call(method: Callable[..., R]) -> Callable[..., R]:
         code = grpc.StatusCode.OK
         try:
             return method(self, request, context)
-        except CallRefused as exc:
-            code, message = exc.code, exc.message
-        except UploadTooLarge as exc:
-            code, message = grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc)
-        except (ArchiveRefused, SeasonError, ValueError) as exc:
-            code, message = grpc.StatusCode.INVALID_ARGUMENT, str(exc)
-        except NotFound as exc:
-            code, message = grpc.StatusCode.NOT_FOUND, str(exc)
-        except Conflict as exc:
-            code, message = grpc.StatusCode.FAILED_PRECONDITION, str(exc)
-        except SkyarenaError as exc:  # a store outage and the like: the operator's to fix
-            code, message = grpc.StatusCode.UNAVAILABLE, f"the Arena cannot serve this now: {exc}"
         except Exception as exc:
-            code, message = grpc.StatusCode.INTERNAL, "the Arena failed on this call; try again, and tell the " \
-                                                      "organisers if it keeps failing"
-            log.error("call_failed", exc_info=True, method=name, error=f"{type(exc).__name__}: {exc}")
+            status = status_of(exc)
+            if status is None:
+                status = grpc.StatusCode.INTERNAL, "the Arena failed on this call; try again, and tell the " \
+                                                   "organisers if it keeps failing"
+                log.error("call_failed", exc_info=True, method=name, error=f"{type(exc).__name__}: {exc}")
+            code, message = status
         finally:
             seconds = time.perf_counter() - started
             self.metrics.calls.labels(name, code.name).inc()
@@ -243,7 +235,7 @@ class ArenaService(pb_grpc.ArenaServicer):
             return int(played[0]["id"])
         if not played:
             raise NotFound(f"version {version_id} has no rating in season {season.name} yet")
-        raise ValueError(f"version {version_id} plays on several ladders of {season.name}: pass players "
+        raise BadRequest(f"version {version_id} plays on several ladders of {season.name}: pass players "
                          f"({', '.join(str(p['players']) for p in played)})")
 
     @_call
@@ -293,19 +285,17 @@ class ArenaService(pb_grpc.ArenaServicer):
     @_call
     def CreateSeason(self, request: pb.CreateSeasonRequest, context: grpc.ServicerContext) -> pb.SeasonInfo:
         account = self._organiser(context)
-        if request.game not in GAMES:
-            raise ValueError(f"unknown game {request.game!r}: choose one of {', '.join(sorted(GAMES))}")
-        options = json.loads(request.options_json) if request.options_json else {}
-        if not isinstance(options, dict):
-            raise ValueError('options_json must be a JSON object such as {"max_rounds": 20}')
-        counts = tuple(request.player_counts) or (GAMES[request.game].min_players,)
-        defaults = SeasonSpec(request.name, request.game, counts)
-        spec = SeasonSpec(request.name, request.game, counts, options, request.move_s or defaults.move_s,
-                          request.bank_s or defaults.bank_s, request.first_move_s or defaults.first_move_s,
-                          request.strike_limit or defaults.strike_limit,
-                          request.matches_in_flight or defaults.matches_in_flight)
-        for count in counts:
-            GAMES[request.game].validate(count, options)
+        try:
+            options = json.loads(request.options_json) if request.options_json else {}
+        except json.JSONDecodeError as exc:
+            raise BadRequest(f'options_json is not JSON ({exc}): send an object such as {{"max_rounds": 20}}') from None
+        defaults = season_defaults()  # a field left 0 on the wire takes the season's default
+        counts = tuple(request.player_counts) or default_player_counts(request.game)
+        spec = SeasonSpec(request.name, request.game, counts, options, request.move_s or defaults["move_s"],
+                          request.bank_s or defaults["bank_s"],
+                          request.first_move_s or defaults["first_move_s"],
+                          request.strike_limit or defaults["strike_limit"],
+                          request.matches_in_flight or defaults["matches_in_flight"])
         with self.db.connection() as conn:
             season = create_season(conn, spec)
             if request.start:
@@ -355,12 +345,12 @@ class ArenaService(pb_grpc.ArenaServicer):
     def CreateToken(self, request: pb.CreateTokenRequest, context: grpc.ServicerContext) -> pb.CreateTokenResponse:
         account = self._organiser(context)
         if request.scope not in ISSUABLE_SCOPES:
-            raise ValueError(f"scope {request.scope!r} cannot be issued here: choose author or organiser")
+            raise BadRequest(f"scope {request.scope!r} cannot be issued here: choose author or organiser")
         if request.expires_in_s < 0:
-            raise ValueError("expires_in_s must be 0 (never) or a positive number of seconds")
+            raise BadRequest("expires_in_s must be 0 (never) or a positive number of seconds")
         with self.db.connection() as conn:
             if not NAME_PATTERN.match(request.account):
-                raise ValueError(f"account name {request.account!r} is not allowed: use 1-64 letters, digits, "
+                raise BadRequest(f"account name {request.account!r} is not allowed: use 1-64 letters, digits, "
                                  "'_', '.' or '-', starting with a letter or digit")
             token = issue_token(conn, request.account, request.scope, request.label,
                                 request.expires_in_s or None)
