@@ -43,7 +43,7 @@ def test_tokens() -> None:
     with pytest.raises(ValueError, match="at least 16"):
         ServiceToken("short")
     assert bearer([("authorization", "Bearer abc")]) == "abc"
-    assert bearer([("authorization", b"bearer  xyz ")]) == "xyz"
+    assert bearer([("authorization", b"bearer  xyz ")]) == " xyz "  # exactly as sent: the check refuses the spaces
     assert bearer([("authorization", "Basic abc")]) is None and bearer(None) is None
 
 

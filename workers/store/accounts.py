@@ -3,6 +3,11 @@
 A token is 256 random bits shown to its owner once; the store keeps its hash, so a leaked
 database does not leak tokens. A check names what is wrong (unknown, expired, revoked,
 the wrong scope) so the person holding it knows what to do, without saying whose it is.
+
+``check_token`` is the one verdict on a token for every service (the Arena, the dashboard,
+the organiser's commands): the token is checked exactly as given. A token never holds a
+space or a line break, so one with them (pasted with a newline, copied with a space) is
+refused saying so, rather than silently trimmed by one service and unknown to the next.
 """
 
 from __future__ import annotations
@@ -62,6 +67,9 @@ def check_token(conn: Conn, token: str | None, scope: str | tuple[str, ...]) -> 
     wanted = " or ".join(scopes)
     if not token:
         raise TokenRefused(f"this needs an API token with the {wanted} scope: pass --token or set SKYARENA_TOKEN")
+    if any(ch.isspace() or not ch.isprintable() for ch in token):
+        raise TokenRefused("the API token holds a space, a line break or another invisible character, which no "
+                           "token has: paste it again without them")
     row = conn.execute(
         "SELECT a.id, a.name, t.scope, t.revoked_at IS NOT NULL AS revoked,"
         " t.expires_at IS NOT NULL AND t.expires_at <= now() AS expired"

@@ -10,8 +10,6 @@ checks that none of them scanned the big tables.
 
 from __future__ import annotations
 
-import hashlib
-
 from .database import Conn, Row
 
 WINDOW = 500          # head-to-head: over a version's latest matches on a ladder, not its whole past
@@ -244,15 +242,6 @@ def in_flight_counts(conn: Conn) -> dict[str, int]:
                             "GROUP BY status"):
         counts[row["status"]] = row["n"]
     return counts
-
-
-def token_account(conn: Conn, token: str, scope: str) -> Row | None:
-    """The account a live token of ``scope`` belongs to (tokens are kept as SHA-256 only), or None."""
-    digest = hashlib.sha256(token.strip().encode()).digest()
-    return conn.execute(
-        """SELECT a.id, a.name FROM api_tokens t JOIN accounts a ON a.id = t.account_id
-           WHERE t.token_hash = %s AND t.scope = %s AND t.revoked_at IS NULL
-                 AND (t.expires_at IS NULL OR t.expires_at > now())""", (digest, scope)).fetchone()
 
 
 def versions_by_status(conn: Conn, status: str, *, bot: str | None = None, limit: int, offset: int = 0
