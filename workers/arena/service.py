@@ -20,12 +20,20 @@ from serving.logs import EventLog
 from skyarena.v1 import arena_pb2 as pb
 from skyarena.v1 import arena_pb2_grpc as pb_grpc
 from workers.seasons import SeasonSpec, default_player_counts, season_defaults
-from workers.store import Database, NotFound, queue
+from workers.store import Database, NotFound, matches, versions
 from workers.store import submissions as store
-from workers.store.accounts import Account, issue_token
-from workers.store.ladders import frozen_standings, leaderboard, rating_history
+from workers.store.accounts import Account, account_by_name, issue_token, token_expiry
+from workers.store.database import Row
+from workers.store.ladders import frozen_standings, leaderboard, rating_history, version_ladders
 from workers.store.results import decompress_replay
-from workers.store.seasons import Season, close_season, create_season, get_season, season_summary, start_season
+from workers.store.seasons import (
+    Season,
+    close_season,
+    create_season,
+    get_season,
+    season_details,
+    start_season,
+)
 from workers.store.version_status import pause_version, reinstate_version
 
 from .archive import NAME_PATTERN, ArchiveLimits, ArchiveRefused
@@ -89,13 +97,22 @@ def version_info(row: dict[str, Any]) -> pb.BotVersionInfo:
         account=row["account"])
 
 
-def match_summary(row: dict[str, Any]) -> pb.MatchSummary:
-    seats = [pb.MatchSeat(seat=s["seat"], version_id=s["version_id"], bot=s["bot"], version=s["version"],
-                          rank=-1 if s["rank"] is None else s["rank"], score=s["score"] or 0.0, strikes=s["strikes"],
-                          forfeited=s["forfeited"], account=s["account"]) for s in row["seats"] or []]
+def match_summary(row: Row, seats: list[Row]) -> pb.MatchSummary:
+    """A match and its seats (`matches.match` and `match_participants`, or a `version_matches` row's ``seats``)."""
+    wire_seats = [pb.MatchSeat(seat=s["seat"], version_id=s["version_id"], bot=s["bot"], version=s["version"],
+                               rank=-1 if s["rank"] is None else s["rank"], score=s["score"] or 0.0,
+                               strikes=s["strikes"], forfeited=s["forfeited"], account=s["author"]) for s in seats]
     return pb.MatchSummary(match_id=row["id"], kind=row["kind"], season=row["season"] or "", game=row["game"],
                            players=row["players"], status=row["status"], end_reason=row["end_reason"] or "",
-                           void_reason=row["void_reason"] or "", seats=seats, finished_at=_stamp(row["finished_at"]))
+                           void_reason=row["void_reason"] or "", seats=wire_seats,
+                           finished_at=_stamp(row["finished_at"]))
+
+
+def _match(conn: Any, match_id: str) -> Row:
+    row = matches.match(conn, match_id)
+    if row is None:
+        raise NotFound(f"there is no match {match_id!r}: `skyarena matches VERSION` lists a version's matches")
+    return row
 
 
 def _limit(requested: int) -> int:
@@ -118,7 +135,7 @@ class ArenaService(pb_grpc.ArenaServicer):
 
     def _own_version(self, account: Account, version_id: int) -> dict[str, Any]:
         with self.db.connection() as conn:
-            row = store.version(conn, version_id)
+            row = versions.version(conn, version_id)
         require_owner(account, row["account_id"], f"version {version_id}")
         return row
 
@@ -137,7 +154,7 @@ class ArenaService(pb_grpc.ArenaServicer):
             raise
         self.metrics.submissions.labels("existing" if submitted.existing else "stored").inc()
         with self.db.connection() as conn:
-            row = store.version(conn, submitted.version_id)
+            row = versions.version(conn, submitted.version_id)
         log.info("submission_stored", account=account.name, version_id=submitted.version_id,
                  existing=submitted.existing, bot=row["bot"], game=row["game"])
         return pb.SubmitVersionResponse(version=version_info(row), existing=submitted.existing)
@@ -146,7 +163,7 @@ class ArenaService(pb_grpc.ArenaServicer):
     def ListBots(self, request: pb.ListBotsRequest, context: grpc.ServicerContext) -> pb.ListBotsResponse:
         account = self._author(context)
         with self.db.connection() as conn:
-            rows = store.bots(conn, None if is_organiser(account) else account.id, request.game)
+            rows = versions.bots(conn, None if is_organiser(account) else account.id, request.game)
         response = pb.ListBotsResponse()
         by_bot: dict[int, pb.BotInfo] = {}
         for row in rows:
@@ -168,9 +185,9 @@ class ArenaService(pb_grpc.ArenaServicer):
         if request.account and request.account != account.name and not is_organiser(account):
             raise CallRefused(grpc.StatusCode.PERMISSION_DENIED, "only organisers may retire another account's bot")
         with self.db.connection() as conn:
-            owner = store.account_by_name(conn, request.account) if request.account else account.id
+            owner = account_by_name(conn, request.account) if request.account else account.id
             bot_id = store.retire_bot(conn, owner, request.bot)
-            rows = [r for r in store.bots(conn, owner) if r["bot_id"] == bot_id]
+            rows = [r for r in versions.bots(conn, owner) if r["bot_id"] == bot_id]
         log.info("bot_retired", account=account.name, bot=request.bot)
         first = rows[0]
         return pb.BotInfo(name=first["bot"], game=first["game"], account=first["account"], retired=True,
@@ -203,16 +220,16 @@ class ArenaService(pb_grpc.ArenaServicer):
     def ListMatches(self, request: pb.ListMatchesRequest, context: grpc.ServicerContext) -> pb.ListMatchesResponse:
         self._author(context)  # results are public: any author may see any version's matches
         with self.db.connection() as conn:
-            store.version(conn, request.version_id)
-            rows = store.version_matches(conn, request.version_id, _limit(request.limit))
-        return pb.ListMatchesResponse(matches=[match_summary(r) for r in rows])
+            versions.version(conn, request.version_id)
+            rows = matches.version_matches(conn, request.version_id, _limit(request.limit))
+        return pb.ListMatchesResponse(matches=[match_summary(r, r["seats"] or []) for r in rows])
 
     @_call
     def GetRatingHistory(self, request: pb.GetRatingHistoryRequest,
                          context: grpc.ServicerContext) -> pb.RatingHistory:
         self._author(context)
         with self.db.connection() as conn:
-            store.version(conn, request.version_id)
+            versions.version(conn, request.version_id)
             season = get_season(conn, request.season)
             ladder_id = self._ladder(conn, season, request.version_id, request.players)
             players = next(p for p, lid in season.ladders.items() if lid == ladder_id)
@@ -230,9 +247,9 @@ class ArenaService(pb_grpc.ArenaServicer):
                 raise NotFound(f"season {season.name} has no {players}-player ladder: it has "
                                f"{', '.join(map(str, sorted(season.ladders)))}")
             return season.ladders[players]
-        played = store.version_ladders(conn, version_id, season.id)
+        played = version_ladders(conn, version_id, season.id)
         if len(played) == 1:
-            return int(played[0]["id"])
+            return int(played[0]["ladder_id"])
         if not played:
             raise NotFound(f"version {version_id} has no rating in season {season.name} yet")
         raise BadRequest(f"version {version_id} plays on several ladders of {season.name}: pass players "
@@ -242,17 +259,18 @@ class ArenaService(pb_grpc.ArenaServicer):
     def GetMatch(self, request: pb.ArenaMatchRequest, context: grpc.ServicerContext) -> pb.ArenaMatch:
         self._author(context)  # a match's result and its public replay are public
         with self.db.connection() as conn:
-            row = store.match(conn, request.match_id)
-            data = store.replay_data(conn, request.match_id)
+            row = _match(conn, request.match_id)
+            seats = matches.match_participants(conn, request.match_id)
+            data = matches.replay_data(conn, request.match_id)
         replay = public_jsonl(decompress_replay(data)) if data is not None else ""
-        return pb.ArenaMatch(summary=match_summary(row), public_replay_jsonl=replay)
+        return pb.ArenaMatch(summary=match_summary(row, seats), public_replay_jsonl=replay)
 
     @_call
     def GetBotLog(self, request: pb.GetBotLogRequest, context: grpc.ServicerContext) -> pb.BotLog:
         account = self._author(context)
         with self.db.connection() as conn:
-            row = store.match(conn, request.match_id)
-            seats = row["seats"] or []
+            _match(conn, request.match_id)
+            seats = matches.match_participants(conn, request.match_id)
             if request.seat >= 0:
                 chosen = [s for s in seats if s["seat"] == request.seat]
                 if not chosen:
@@ -268,7 +286,7 @@ class ArenaService(pb_grpc.ArenaServicer):
                 raise CallRefused(grpc.StatusCode.PERMISSION_DENIED,
                                   f"seat {seat['seat']} of match {request.match_id} is another account's bot: "
                                   "you may read only your own bots' logs")
-            found = store.bot_log(conn, request.match_id, seat["seat"])
+            found = matches.bot_log(conn, request.match_id, seat["seat"])
         if found is None:
             raise NotFound(f"match {request.match_id} has no log for seat {seat['seat']} (yet): logs are kept "
                            "once a match is finished")
@@ -277,8 +295,7 @@ class ArenaService(pb_grpc.ArenaServicer):
 
     # ----- organisers -------------------------------------------------------------------
     def _season_info(self, conn: Any, season: Season) -> pb.SeasonInfo:
-        summary = {**season_summary(season), **queue.season_settings(conn, season.id),
-                   "matches": queue.season_match_counts(conn, season.id)}
+        summary = season_details(conn, season)
         return pb.SeasonInfo(name=season.name, game=season.game, state=season.state,
                              player_counts=list(season.player_counts), summary_json=json.dumps(summary, default=str))
 
@@ -326,7 +343,7 @@ class ArenaService(pb_grpc.ArenaServicer):
         account = self._organiser(context)
         with self.db.connection() as conn:
             change(conn, request.version_id, request.reason)
-            row = store.version(conn, request.version_id)
+            row = versions.version(conn, request.version_id)
         log.info("version_status", account=account.name, version_id=request.version_id, status=row["status"])
         return version_info(row)
 
@@ -354,7 +371,7 @@ class ArenaService(pb_grpc.ArenaServicer):
                                  "'_', '.' or '-', starting with a letter or digit")
             token = issue_token(conn, request.account, request.scope, request.label,
                                 request.expires_in_s or None)
-            expires = store.token_expiry(conn, token)
+            expires = token_expiry(conn, token)
         log.info("token_created", account=account.name, for_account=request.account, scope=request.scope)
         return pb.CreateTokenResponse(token=token, account=request.account, scope=request.scope,
                                       expires_at=_stamp(expires))

@@ -24,11 +24,20 @@ from workers.errors import PLATFORM_ERRORS
 from workers.matchmaking import MatchmakingParameters
 from workers.ratings import RatingParameters
 from workers.seasons import DEFAULT_SIGMA_INFLATION, SeasonSpec
-from workers.store import queue
 from workers.store.accounts import check_token
 from workers.store.database import Conn
 from workers.store.ladders import frozen_standings, leaderboard, standings
-from workers.store.seasons import Season, close_season, create_season, get_season, season_summary, start_season
+from workers.store.seasons import (
+    Season,
+    close_season,
+    create_season,
+    get_season,
+    season_details,
+    season_match_counts,
+    season_summary,
+    seasons,
+    start_season,
+)
 
 DEFAULTS = SeasonSpec("defaults", "sky-team", (2,))  # only to show the defaults in --help
 
@@ -113,7 +122,7 @@ def create_command(name: str, game: str, players_text: str, option_pairs: tuple[
         season = create_season(conn, spec)
         if start:
             season = start_season(conn, name)
-        summary = _summary(conn, season)
+        summary = season_details(conn, season)
     _print(summary, as_json, f"season {name} created ({summary['state']}): {game}, ladders for "
                              f"{', '.join(map(str, players))} players")
 
@@ -121,7 +130,7 @@ def create_command(name: str, game: str, players_text: str, option_pairs: tuple[
 def _transition(action: Callable[[Conn, str], Season], done: str) -> Callable[..., None]:
     def run(name: str, token: str | None, database_url: str | None, data_dir: Path | None, as_json: bool) -> None:
         with organiser(token, database_url, data_dir) as conn:
-            summary = _summary(conn, action(conn, name))
+            summary = season_details(conn, action(conn, name))
         _print(summary, as_json, f"season {name} {done}")
 
     return run
@@ -140,7 +149,7 @@ for _name, _action, _done, _help in (
 def list_command(token: str | None, database_url: str | None, data_dir: Path | None, as_json: bool) -> None:
     """List every season, newest first."""
     with organiser(token, database_url, data_dir) as conn:
-        rows = queue.season_list(conn)
+        rows = [{**row, "matches": season_match_counts(conn, row["id"])} for row in seasons(conn)]
     if as_json:
         click.echo(json.dumps(rows, default=str))
         return
@@ -160,7 +169,7 @@ def show_command(name: str, top: int, token: str | None, database_url: str | Non
     """Show a season: settings, matches by status, and the top of each ladder."""
     with organiser(token, database_url, data_dir) as conn:
         season = get_season(conn, name)
-        summary = _summary(conn, season)
+        summary = season_details(conn, season)
         summary["leaderboards"] = {str(p): leaderboard(conn, ladder, top) for p, ladder in season.ladders.items()}
     if as_json:
         click.echo(json.dumps(summary, default=str))
@@ -195,11 +204,6 @@ def standings_command(name: str, limit: int, token: str | None, database_url: st
         for s in table:
             click.echo(f"  {s.position:>3}. version {s.version_id:<6} mu-3sigma {s.score:7.2f}  "
                        f"mu {s.mu:6.2f}  sigma {s.sigma:5.2f}  {s.matches} matches")
-
-
-def _summary(conn: Conn, season: Season) -> dict[str, Any]:
-    return {**season_summary(season), **queue.season_settings(conn, season.id),
-            "matches": queue.season_match_counts(conn, season.id)}
 
 
 def _print(summary: dict[str, Any], as_json: bool, text: str) -> None:

@@ -15,10 +15,10 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from .database import Conn
-from .errors import StoreError
-from .versions import account_id
+from .errors import NotFound, StoreError
 
 SCOPES = ("author", "organiser", "service")
 
@@ -36,6 +36,21 @@ class Account:
     id: int
     name: str
     scope: str
+
+
+def account_id(conn: Conn, name: str) -> int:
+    """The id of the account called ``name``, created if it does not exist."""
+    row = conn.execute("INSERT INTO accounts (name) VALUES (%s) ON CONFLICT (name) DO UPDATE"
+                       " SET name = excluded.name RETURNING id", (name,)).fetchone()
+    assert row is not None
+    return int(row["id"])
+
+
+def account_by_name(conn: Conn, name: str) -> int:
+    row = conn.execute("SELECT id FROM accounts WHERE name = %s", (name,)).fetchone()
+    if row is None:
+        raise NotFound(f"there is no account {name!r}")
+    return int(row["id"])
 
 
 def token_hash(token: str) -> bytes:
@@ -84,3 +99,9 @@ def check_token(conn: Conn, token: str | None, scope: str | tuple[str, ...]) -> 
     if row["scope"] not in scopes:
         raise ScopeRefused(f"the API token has the {row['scope']} scope; this needs a token with the {wanted} scope")
     return Account(row["id"], row["name"], row["scope"])
+
+
+def token_expiry(conn: Conn, token: str) -> Any:
+    """When the token expires (None: never)."""
+    row = conn.execute("SELECT expires_at FROM api_tokens WHERE token_hash = %s", (token_hash(token),)).fetchone()
+    return None if row is None else row["expires_at"]
