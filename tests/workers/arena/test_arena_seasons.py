@@ -14,14 +14,15 @@ from referee.games import OptionError, PlayerCountError, ReplayError, UnknownGam
 from skyarena.v1 import arena_pb2 as pb
 from workers.arena.errors import BadRequest, CallRefused
 from workers.arena.intake import UploadTooLarge
+from workers.arena.server import ArenaServer
 from workers.arena.statuses import status_of
 from workers.broker import BrokerUnavailable
 from workers.seasons import SeasonError, SeasonSpec
-from workers.store import Conflict, DatabaseUnavailable, NotFound, SchemaMismatch
+from workers.store import Conflict, Database, DatabaseUnavailable, NotFound, SchemaMismatch
 from workers.store.accounts import ScopeRefused, TokenRefused
 from workers.store.replay_document import ReplayDocumentError
 
-from .support import ArenaUnderTest, cli
+from .support import TEST_LIMITS, ArenaUnderTest, cli
 
 # (what is wrong, the Arena's request fields, the command's flags, SeasonSpec's arguments, the verdict)
 BAD_SEASONS: list[tuple[str, dict[str, Any], list[str], dict[str, Any], str]] = [
@@ -74,7 +75,7 @@ def test_options_json_that_is_not_json_is_a_bad_request(arena: ArenaUnderTest) -
         arena.call("CreateSeason", pb.CreateSeasonRequest(name="s1", game="sky-team", options_json="{max_rounds"),
                    organiser)
     assert answered.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert answered.value.details().startswith("options_json is not JSON")
+    assert (answered.value.details() or "").startswith("options_json is not JSON")
 
 
 @pytest.mark.parametrize("error, code", [
@@ -103,3 +104,17 @@ def test_each_layers_errors_map_to_their_own_status(error: Exception, code: grpc
 def test_an_engine_error_no_row_names_is_a_bug_not_an_outage() -> None:
     assert status_of(ReplayError("the replay's state hash differs")) is None  # INTERNAL, logged
     assert status_of(KeyError("seats")) is None
+
+
+def test_a_store_outage_is_unavailable_and_says_so() -> None:
+    """A real Arena whose database does not answer: the operator's problem, not the caller's request."""
+    server = ArenaServer(Database("postgresql://postgres@127.0.0.1:1/gone"), lambda version_id: None, TEST_LIMITS)
+    port = server.start("127.0.0.1:0")
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel, pytest.raises(grpc.RpcError) as answered:
+            ArenaUnderTest(f"127.0.0.1:{port}", server.service.db, None, channel).call(  # type: ignore[arg-type]
+                "CreateSeason", pb.CreateSeasonRequest(name="s1", game="sky-team"), "some-organiser-token")
+    finally:
+        server.stop(1.0)
+    assert answered.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert (answered.value.details() or "").startswith("the Arena cannot serve this now")
