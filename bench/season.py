@@ -51,7 +51,8 @@ from tests.workers.services import (  # noqa: E402
     RefereeProcess,
     house_league,
 )
-from workers.store import Database, queue  # noqa: E402
+from workers.store import Database  # noqa: E402
+from workers.store.seasons import season_match_counts  # noqa: E402
 
 GAMES = (("sky-team", 2, 8), ("skyjo-action", 4, 8))  # game, seats, versions on the ladder
 CONCURRENCY = 4  # matches at once per worker process
@@ -89,7 +90,7 @@ def matches_per_min(game: str, seats: int, versions: int, workers: int, broker: 
 
         def finished() -> int:
             with db.connection() as conn:
-                return queue.season_match_counts(conn, season.id).get("finished", 0)
+                return season_match_counts(conn, season.id).get("finished", 0)
 
         try:
             deadline = time.monotonic() + 180

@@ -1,17 +1,19 @@
 """Tokens entered once per browser session: an author's (their bots' logs) and an organiser's.
 
-The token itself is never kept: it is checked against the stored SHA-256 hashes
-(`dashboard_reads.token_account`) and only the account it belongs to stays in the
-session, so a page reload inside the session does not ask again.
+The token itself is never kept: it is checked by the store's one token check
+(`accounts.check_token`, the Arena's too: the same token gets the same verdict everywhere)
+and only the account it belongs to stays in the session, so a page reload inside the
+session does not ask again.
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 import streamlit as st
 
-from workers.store import dashboard_reads as reads
+from workers.store.accounts import TokenRefused, check_token
 
 from .data import run
 
@@ -36,12 +38,12 @@ def sign_in(scope: str, where: Any = st.sidebar) -> dict[str, Any] | None:
     with where.form(f"sign_in_{scope}", clear_on_submit=True):
         token = st.text_input(SCOPES[scope], type="password", key=f"token_{scope}")
         submitted = st.form_submit_button("Sign in")
-    if submitted and token.strip():
-        row = run(reads.token_account, token, scope)
-        if row is None:
-            where.error(f"that is not a live {scope} token: check it, or ask for a new one "
-                        f"(`skyarena token create --scope {scope}`)")
+    if submitted and token:
+        try:
+            found = run(check_token, token, scope)
+        except TokenRefused as exc:
+            where.error(str(exc))
             return None
-        st.session_state[f"account_{scope}"] = dict(row)
+        st.session_state[f"account_{scope}"] = asdict(found)
         st.rerun()
     return None

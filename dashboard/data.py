@@ -1,9 +1,10 @@
 """The dashboard's access to the store: one pool per server, and short caches in front of the reads.
 
-Every read is a store function (`workers.store.dashboard_reads`, `ladders`); this module
-only decides what may be cached and for how long. Ladders, progress and histories change
-with every applied match, so they are cached for seconds (many viewers of one page cost
-one query per TTL, and a viewer sees a change within that time). A finished match never
+Every read is a store function, the same ones the Arena calls (`workers.store.matches`,
+`versions`, `seasons`, `ladders`); this module only decides what may be cached and for how
+long. Ladders, progress and histories change with every applied match, so they are cached
+for seconds (many viewers of one page cost one query per TTL, and a viewer sees a change
+within that time). A finished match never
 changes, so its rows and its replay are cached for longer; the Live page and everything
 token-related are never cached. Cache keys include the database URL, so two dashboards
 (or two tests) on two databases in one process never see each other's rows.
@@ -16,11 +17,9 @@ from typing import Any
 
 import streamlit as st
 
-from workers.store import Database, open_database
-from workers.store import dashboard_reads as reads
+from workers.store import Database, ladders, matches, open_database, seasons, versions
 from workers.store import replay_document as stored_replay
 from workers.store.database import DATABASE_URL_ENV, Row, resolve_url
-from workers.store.ladders import rating_history
 from workers.store.results import decompress_replay
 
 from .replay_views import ReplayViews
@@ -52,9 +51,9 @@ def run(read: Any, *args: Any, **kwargs: Any) -> Any:
 
 # ----- cached reads (the URL is the first argument so it is part of every cache key) -------
 CACHED_READS = {read.__name__: read for read in (
-    reads.seasons, reads.season_progress, reads.ladder_page, reads.ladder_size, reads.frozen_page,
-    reads.frozen_size, reads.find_bots, reads.bot, reads.bot_versions, reads.version_ladders,
-    reads.version_matches, reads.head_to_head, reads.faults_by_kind, rating_history)}
+    seasons.seasons, seasons.season_progress, ladders.ladder_page, ladders.ladder_size, ladders.frozen_page,
+    ladders.frozen_size, versions.find_bots, versions.bot, versions.bot_versions, ladders.version_ladders,
+    ladders.rated_matches, ladders.head_to_head, versions.faults_by_kind, ladders.rating_history)}
 
 
 @st.cache_data(ttl=LIVE_TTL_S, show_spinner=False)
@@ -71,7 +70,7 @@ def cached(name: str, *args: Any, **kwargs: Any) -> Any:
 @st.cache_data(ttl=FINISHED_TTL_S, show_spinner=False)
 def _finished_match(url: str, match_id: str) -> tuple[Row | None, list[Row]]:
     with _database(url).connection() as conn:
-        return reads.match(conn, match_id), reads.match_participants(conn, match_id)
+        return matches.match(conn, match_id), matches.match_participants(conn, match_id)
 
 
 def match_and_seats(match_id: str) -> tuple[Row | None, list[Row]]:
@@ -86,7 +85,7 @@ def match_and_seats(match_id: str) -> tuple[Row | None, list[Row]]:
 @st.cache_resource(ttl=FINISHED_TTL_S, max_entries=32, show_spinner=False)
 def _replay(url: str, match_id: str) -> ReplayViews | None:
     with _database(url).connection() as conn:
-        data = reads.replay_data(conn, match_id)
+        data = matches.replay_data(conn, match_id)
     if data is None:
         return None
     records, chance_in_order = stored_replay.records(decompress_replay(data))

@@ -6,7 +6,7 @@ import re
 
 from tests.cli_reference import README, ROOT, current_block, reference
 
-SOURCES = ("sdk/skyarena", "referee", "workers", "dashboard")
+SOURCES = ("sdk/skyarena", "referee", "workers", "dashboard", "serving")
 ENV_NAME = re.compile(r"""["'](SKYARENA_[A-Z][A-Z0-9_]*|DATABASE_URL|CELERY_BROKER_URL)["']""")
 
 

@@ -20,14 +20,14 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
-from referee.games import SkyarenaError
+from workers.errors import WorkerError
 
 
-class ArchiveMissing(SkyarenaError):
+class ArchiveMissing(WorkerError):
     """A version's archive is not in the store (or its bytes do not match its hash)."""
 
 
-class ArchiveRejected(SkyarenaError):
+class ArchiveRejected(WorkerError):
     """A version's archive cannot be unpacked safely."""
 
 

@@ -16,14 +16,14 @@ import fcntl
 import os
 from pathlib import Path
 
-from referee.games import SkyarenaError
+from workers.errors import WorkerError
 from workers.store.embedded import embedded_folder
 
 BROKER_URL_ENV = "CELERY_BROKER_URL"
 SCHEMES = ("amqp://", "amqps://", "pyamqp://", "redis://", "rediss://", "redis+socket://")
 
 
-class BrokerUnavailable(SkyarenaError):
+class BrokerUnavailable(WorkerError):
     """The broker's URL is wrong or the embedded broker cannot start: the message says what to do."""
 
 

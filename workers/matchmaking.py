@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from workers.ratings import Rating, RatingParameters, match_quality
-from workers.settings import StoredParameters
+from workers.season_parameters import StoredParameters
 
 
 class MatchmakingParameterError(ValueError):

@@ -30,7 +30,7 @@ from typing import ClassVar
 import trueskill
 from trueskill.backends import choose_backend
 
-from workers.settings import StoredParameters
+from workers.season_parameters import StoredParameters
 
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = DEFAULT_MU / 3        # trueskill's own defaults: a fresh player is 25 ± 8.33

@@ -18,8 +18,8 @@ import grpc
 from grpc import aio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from referee.games import SkyarenaError
 from skyarena.remote.frames import DEFAULT_MAX_FRAME
+from workers.errors import WorkerError
 
 REFEREES_ENV = "SKYARENA_REFEREES"
 SERVICE_TOKEN_ENV = "SKYARENA_SERVICE_TOKEN"
@@ -39,11 +39,11 @@ CHANNEL_OPTIONS = [
 ]
 
 
-class RefereeConfigError(SkyarenaError):
+class RefereeConfigError(WorkerError):
     """The referee configuration is missing or malformed: the message says what to set."""
 
 
-class RefereeUnavailable(SkyarenaError):
+class RefereeUnavailable(WorkerError):
     """No configured referee answered: the message names them and what to check."""
 
 

@@ -15,9 +15,16 @@ import random
 from dataclasses import dataclass
 
 from workers.matchmaking import plan_matches
-from workers.store import Database, queue
-from workers.store.scheduling import in_flight_seats, ladder_versions, pause_versions, schedule_matches
-from workers.store.seasons import get_season_by_id
+from workers.store import Database
+from workers.store.scheduling import (
+    in_flight_seats,
+    ladder_match_count,
+    ladder_versions,
+    pause_versions,
+    schedule_matches,
+    scheduling_lock,
+)
+from workers.store.seasons import active_seasons, get_season_by_id, season_of_match
 
 SEED_RANGE = 2**62  # match seeds fit the matches table's bigint and the referee's int64
 
@@ -40,14 +47,14 @@ def schedule_season(db: Database, season_id: int, matches_in_flight: int) -> Sch
         if season.state != "active":
             return Scheduled(season.name, (), ())
         for players, ladder_id in sorted(season.ladders.items()):
-            queue.lock_ladder_schedule(conn, ladder_id)
+            scheduling_lock(conn, ladder_id)
             in_flight = in_flight_seats(conn, ladder_id)
             wanted = matches_in_flight - len(in_flight)
             if wanted <= 0:
                 continue
             versions = ladder_versions(conn, ladder_id, season.rating)
             # Seeded by the ladder's history so a schedule can be re-derived, yet moves on each pass.
-            rng = random.Random(f"{season.id}/{ladder_id}/{queue.ladder_match_count(conn, ladder_id)}")
+            rng = random.Random(f"{season.id}/{ladder_id}/{ladder_match_count(conn, ladder_id)}")
             plan = plan_matches(versions, in_flight, players, wanted, rng.randrange(SEED_RANGE),
                                 season.matchmaking, season.rating)
             pause_versions(conn, plan.paused)
@@ -64,12 +71,12 @@ def top_up_after(db: Database, match_id: str) -> Scheduled | None:
     ``matches_in_flight`` matches per beat period however many workers wait.
     """
     with db.connection() as conn:
-        season = queue.season_of_match(conn, match_id)
+        season = season_of_match(conn, match_id)
     return None if season is None else schedule_season(db, season.id, season.matches_in_flight)
 
 
 def schedule_active(db: Database) -> list[Scheduled]:
     """One scheduling pass over every active season."""
     with db.connection() as conn:
-        seasons = queue.active_seasons(conn)
+        seasons = active_seasons(conn)
     return [schedule_season(db, s.id, s.matches_in_flight) for s in seasons]

@@ -8,26 +8,32 @@ carried ratings can move again: σ' = √(σ² + γ²), capped at the prior σ. 
 TrueSkill's own notion of skill drifting over time (τ is the same thing per match), so the
 inflation means "this much may have changed between seasons".
 
-Pure rules; the SQL lives in the store.
+Pure rules; the SQL lives in the store. ``check_season`` is the one verdict on a season's
+settings: ``SeasonSpec`` runs it on construction, so the organiser's command, the Arena's
+``CreateSeason`` and the dashboard's Organiser page refuse the same settings with the same
+message.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
-from referee.games import GAMES
+from referee.games import GAMES, SkyarenaError
+from referee.service.limits import Limits
+from workers.errors import WorkerError
 from workers.matchmaking import MatchmakingParameters
 from workers.ratings import Rating, RatingParameters
 
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")  # the seasons table's CHECK
 DEFAULT_SIGMA_INFLATION = RatingParameters().sigma / 2  # a well-known bot (σ ≈ 1) returns at σ ≈ 4.3
 MAX_SIGMA_INFLATION = 1000.0
+REFEREE_LIMITS = Limits()  # a season's clocks and strikes must fit what a referee accepts by default
 
 
-class SeasonError(ValueError):
+class SeasonError(WorkerError, ValueError):
     """A season's settings or a request about a season cannot be honoured: the message says why."""
 
 
@@ -50,32 +56,72 @@ class SeasonSpec:
     sigma_inflation: float = DEFAULT_SIGMA_INFLATION
 
     def __post_init__(self) -> None:
-        if not NAME_PATTERN.match(self.name):
-            raise SeasonError(f"season name {self.name!r} is not allowed: use 1-64 letters, digits, '_', '.' "
-                              "or '-', starting with a letter or digit")
-        spec = GAMES.get(self.game)
-        if spec is None:
-            raise SeasonError(f"unknown game {self.game!r}: choose one of {', '.join(sorted(GAMES))}")
-        if not self.player_counts:
-            raise SeasonError("a season needs at least one player count (a ladder per count)")
-        for players in self.player_counts:
-            if not spec.min_players <= players <= spec.max_players:
-                raise SeasonError(f"{self.game} is played by {spec.player_range_text()} players, "
-                                  f"not {players}")
-        if len(set(self.player_counts)) != len(self.player_counts):
-            raise SeasonError(f"player counts repeat: {list(self.player_counts)}")
-        for name in ("move_s", "first_move_s"):
-            if not getattr(self, name) > 0:
-                raise SeasonError(f"time control {name} must be above 0 seconds, not {getattr(self, name)}")
-        if not self.bank_s >= 0:
-            raise SeasonError(f"time control bank_s must be 0 seconds or more, not {self.bank_s}")
-        if self.strike_limit < 1:
-            raise SeasonError(f"strike limit must be at least 1, not {self.strike_limit}")
-        if self.matches_in_flight < 0:
-            raise SeasonError(f"matches in flight must be 0 or more, not {self.matches_in_flight}")
-        if not 0 <= self.sigma_inflation <= MAX_SIGMA_INFLATION:
-            raise SeasonError(f"sigma inflation {self.sigma_inflation:g} is out of range: choose a value from 0 "
-                              f"to {MAX_SIGMA_INFLATION:g}")
+        check_season(self)
+
+def check_season(spec: SeasonSpec) -> None:
+    """Raise SeasonError, saying what to change, unless every setting of ``spec`` can be played:
+    the name, the game, each player count with the game's options for it (the engine's own
+    check and message), the clocks within the referee's limits, the league parameters."""
+    if not NAME_PATTERN.match(spec.name):
+        raise SeasonError(f"season name {spec.name!r} is not allowed: use 1-64 letters, digits, '_', '.' "
+                          "or '-', starting with a letter or digit")
+    game = GAMES.get(spec.game)
+    if game is None:
+        raise SeasonError(f"unknown game {spec.game!r}: choose one of {', '.join(sorted(GAMES))}")
+    if not isinstance(spec.options, dict):
+        raise SeasonError(f'game options must be an object of name: value pairs such as {{"max_rounds": 20}}, '
+                          f"not {spec.options!r}")
+    if not spec.player_counts:
+        raise SeasonError("a season needs at least one player count (a ladder per count)")
+    if len(set(spec.player_counts)) != len(spec.player_counts):
+        raise SeasonError(f"player counts repeat: {list(spec.player_counts)}")
+    for players in spec.player_counts:
+        if isinstance(players, bool) or not isinstance(players, int) \
+                or not game.min_players <= players <= game.max_players:
+            raise SeasonError(f"{spec.game} is played by {game.player_range_text()} players, not {players}")
+        try:
+            game.validate(players, spec.options)
+        except SkyarenaError as exc:  # the engine's own message; which ladder, when there are several
+            several = len(spec.player_counts) > 1
+            raise SeasonError(f"with {players} players: {exc}" if several else str(exc)) from None
+    _check_clock(spec)
+    if spec.strike_limit < 1:
+        raise SeasonError(f"strike limit must be at least 1, not {spec.strike_limit}")
+    if spec.strike_limit > REFEREE_LIMITS.max_strikes:
+        raise SeasonError(f"strike limit {spec.strike_limit} is above the referee's limit of "
+                          f"{REFEREE_LIMITS.max_strikes}: choose less")
+    if spec.matches_in_flight < 0:
+        raise SeasonError(f"matches in flight must be 0 or more, not {spec.matches_in_flight}")
+    if not 0 <= spec.sigma_inflation <= MAX_SIGMA_INFLATION:
+        raise SeasonError(f"sigma inflation {spec.sigma_inflation:g} is out of range: choose a value from 0 "
+                          f"to {MAX_SIGMA_INFLATION:g}")
+
+
+def _check_clock(spec: SeasonSpec) -> None:
+    for name, low_ok, ceiling in (("move_s", False, REFEREE_LIMITS.max_move_s),
+                                  ("first_move_s", False, REFEREE_LIMITS.max_move_s),
+                                  ("bank_s", True, REFEREE_LIMITS.max_bank_s)):
+        value = getattr(spec, name)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise SeasonError(f"time control {name} must be a number of seconds, not {value!r}")
+        if not (value >= 0 if low_ok else value > 0):
+            raise SeasonError(f"time control {name} must be {'0 seconds or more' if low_ok else 'above 0 seconds'}, "
+                              f"not {value:g}")
+        if value > ceiling:
+            raise SeasonError(f"time control {name} {value:g} s is above the referee's limit of {ceiling:g} s: "
+                              "choose less")
+
+
+def season_defaults() -> dict[str, Any]:
+    """The settings a season takes when a request leaves them out (0 or empty on the wire)."""
+    return {f.name: f.default for f in fields(SeasonSpec) if f.default is not MISSING}
+
+
+def default_player_counts(game: str) -> tuple[int, ...]:
+    """The ladders of a season whose request names none: the game's smallest table (none for an unknown
+    game, which ``check_season`` then names)."""
+    spec = GAMES.get(game)
+    return (spec.min_players,) if spec is not None else ()
 
 
 def carried_over(rating: Rating, inflation: float, params: RatingParameters) -> Rating:

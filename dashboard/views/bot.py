@@ -21,7 +21,8 @@ from dashboard.links import bot_link, match_link, query_int
 from dashboard.stats import wilson_interval
 from dashboard.widgets import pager, status_text
 from workers.matchmaking import MatchmakingParameters
-from workers.store import dashboard_reads as reads
+from workers.store import matches
+from workers.store.ladders import WINDOW
 
 PLACEMENT = MatchmakingParameters().placement_matches
 
@@ -85,7 +86,7 @@ def _matches(version_id: int, ladder_id: int, own: bool) -> None:
     st.subheader("Recent matches")
     key = f"matches_before_{version_id}_{ladder_id}"
     before = st.session_state.get(key)
-    rows = cached("version_matches", version_id, ladder_id, limit=PAGE_SIZE + 1, before_seq=before)
+    rows = cached("rated_matches", version_id, ladder_id, limit=PAGE_SIZE + 1, before_seq=before)
     shown = rows[:PAGE_SIZE]
     if not shown:
         st.info("No rated match on this ladder yet.")
@@ -117,7 +118,7 @@ def _logs(shown: list[dict[str, Any]]) -> None:
     st.subheader("Your bot's log")
     chosen = st.selectbox("Match", shown, format_func=lambda r: f"{r['match_id']} (seat {r['seat']})",
                           key="log_match")
-    log = run(reads.bot_log, chosen["match_id"], chosen["seat"])  # never cached: private to the author
+    log = run(matches.bot_log, chosen["match_id"], chosen["seat"])  # never cached: private to the author
     if log is None:
         st.caption("No log for this match (a remote bot's output stays with its author, and a quiet bot "
                    "writes none).")
@@ -195,7 +196,7 @@ def render() -> None:
             "95% CI low": st.column_config.NumberColumn(format="percent"),
             "95% CI high": st.column_config.NumberColumn(format="percent"),
             "page": st.column_config.LinkColumn(display_text="open")})
-        st.caption(f"Over its latest {reads.WINDOW} matches on this ladder: the share of meetings it finished "
+        st.caption(f"Over its latest {WINDOW} matches on this ladder: the share of meetings it finished "
                    "ahead (a tie is not ahead), with its 95 % Wilson interval.")
     _faults(version["id"])
 

@@ -12,14 +12,14 @@ import streamlit as st
 from dashboard.data import PAGE_SIZE, run
 from dashboard.links import match_link
 from dashboard.widgets import pager
-from workers.store import dashboard_reads as reads
+from workers.store import matches
 
 REFRESH_S = 3.0   # a match lasts seconds to minutes: a new one shows up within a few seconds
 
 
 @st.fragment(run_every=REFRESH_S)
 def in_flight() -> None:
-    counts = run(reads.in_flight_counts)
+    counts = run(matches.in_flight_counts)
     figures = st.columns(2)
     figures[0].metric("Running", f"{counts['running']:,}")
     figures[1].metric("Queued", f"{counts['queued']:,}")
@@ -28,7 +28,7 @@ def in_flight() -> None:
         st.info("No match is in flight: the scheduler queues the next ones for every active season.")
         return
     offset = pager("live_page", total, PAGE_SIZE)
-    rows = run(reads.matches_in_flight, limit=PAGE_SIZE, offset=offset)
+    rows = run(matches.matches_in_flight, limit=PAGE_SIZE, offset=offset)
     st.dataframe(pd.DataFrame({
         "match": [match_link(r["id"]) for r in rows],
         "status": [r["status"] for r in rows],

@@ -16,9 +16,9 @@ from dashboard.auth import sign_in
 from dashboard.data import PAGE_SIZE, run
 from referee.games import GAMES
 from workers.seasons import SeasonError, SeasonSpec
-from workers.store import dashboard_reads as reads
+from workers.store import versions
 from workers.store.errors import Conflict, NotFound
-from workers.store.seasons import close_season, create_season, start_season
+from workers.store.seasons import close_season, create_season, seasons, start_season
 from workers.store.version_status import pause_version, reinstate_version
 
 REFUSALS = (Conflict, NotFound, SeasonError, ValueError)
@@ -68,8 +68,8 @@ def _seasons() -> None:
 
 
 def _current_seasons() -> list[dict[str, Any]]:
-    seasons: list[dict[str, Any]] = run(reads.seasons)  # not cached: the organiser acts on what is there now
-    return seasons
+    found: list[dict[str, Any]] = run(seasons)  # not cached: the organiser acts on what is there now
+    return found
 
 
 def _versions() -> None:
@@ -77,7 +77,7 @@ def _versions() -> None:
     st.caption(f"The first {PAGE_SIZE} by bot name; narrow them with the name.")
     status = st.radio("Versions", ["active", "paused"], horizontal=True, key="organiser_status")
     bot = st.text_input("Bot name contains", key="organiser_bot").strip()
-    rows = run(reads.versions_by_status, status, bot=bot, limit=PAGE_SIZE)
+    rows = run(versions.versions_by_status, status, bot=bot, limit=PAGE_SIZE)
     if not rows:
         st.caption(f"No {status} versions" + (f" of a bot called like {bot!r}." if bot else "."))
         return

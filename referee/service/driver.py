@@ -33,12 +33,13 @@ import grpc
 
 from referee.games import State
 from referee.games.core import replay as replay_io
+from referee.games.core import visibility
 from referee.match import DecisionRequest, Fault, FaultKind, MatchRecord, MatchRunner, TimeControl
 from referee.match.faults import cap
 from skyarena.v1 import referee_pb2 as pb
 from skyarena.wire import wire_for
 
-from . import answers, turns, visibility
+from . import answers, turns
 from .errors import RequestError, status_number
 from .limits import Limits
 from .logs import log

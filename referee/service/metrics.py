@@ -1,9 +1,8 @@
 """Prometheus metrics of the referee (``prometheus_client``).
 
-Each server owns its registry (tests start several servers in one process); the exporter
-serves it on ``--metrics-listen``. Names follow Prometheus conventions
-(``skyarena_referee_*``); rates such as decisions per second come from the counters with
-``rate()`` on the Prometheus side.
+The registry and its exporter on ``--metrics-listen`` are every server's (`serving.metrics`).
+Names follow Prometheus conventions (``skyarena_referee_*``); rates such as decisions per
+second come from the counters with ``rate()`` on the Prometheus side.
 
 The per-decision figures (decisions, latency, faults) are plain integers and a bucket
 array updated on the event loop, exported by a custom collector at scrape time: the hot
@@ -16,9 +15,11 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterator
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest, start_http_server
+from prometheus_client import CollectorRegistry, Counter, Gauge
 from prometheus_client.core import CounterMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
+
+from serving.metrics import ServedMetrics
 
 # Decision latency buckets: from sub-millisecond loopback bots to slow thinkers.
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
@@ -60,9 +61,9 @@ class DecisionStats(Collector):
         yield faults
 
 
-class Metrics:
+class Metrics(ServedMetrics):
     def __init__(self, registry: CollectorRegistry | None = None) -> None:
-        self.registry = registry if registry is not None else CollectorRegistry()
+        super().__init__(registry)
         r = self.registry
         self.matches_running = Gauge("skyarena_referee_matches_running",
                                      "Matches waiting for seats or being played.", registry=r)
@@ -75,11 +76,3 @@ class Metrics:
         for state in ("finished", "aborted"):  # zeros instead of gaps on dashboards
             self.matches_total.labels(state)
 
-    def exposition(self) -> bytes:
-        """The current metrics in the Prometheus text format."""
-        return generate_latest(self.registry)
-
-    def serve(self, host: str, port: int) -> int:
-        """Start the HTTP exporter in a daemon thread; returns the bound port."""
-        server, _thread = start_http_server(port, addr=host, registry=self.registry)
-        return int(server.server_port)

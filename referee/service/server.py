@@ -27,6 +27,7 @@ from grpc import aio
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from serving.tokens import bearer
 from skyarena.v1 import referee_pb2 as pb
 
 from .driver import Match
@@ -38,7 +39,7 @@ from .outbox import DirectWrites, Outbox
 from .registry import MatchRegistry
 from .seeds import SeatSeeds
 from .spectators import PeerRate, peer_host
-from .tokens import ServiceToken, bearer
+from .tokens import ServiceToken
 
 M = TypeVar("M", bound=Message)
 

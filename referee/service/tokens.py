@@ -14,9 +14,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 
 def new_token() -> str:
@@ -92,13 +90,3 @@ class ServiceToken:
             return False
         return hmac.compare_digest(digest(presented), self._digest)
 
-
-def bearer(metadata: Iterable[Any] | None) -> str | None:
-    """The token of an ``authorization: Bearer <token>`` metadata entry, if any."""
-    for key, value in metadata or ():
-        if key.lower() == "authorization":
-            text = value.decode() if isinstance(value, bytes) else value
-            scheme, _, token = text.partition(" ")
-            if scheme.lower() == "bearer" and token.strip():
-                return token.strip()
-    return None

@@ -11,7 +11,8 @@ import pytest
 from referee.service import RefereeServer
 from referee.service.limits import Limits
 from referee.service.outbox import Outbox
-from referee.service.tokens import SeatTokens, ServiceToken, bearer
+from referee.service.tokens import SeatTokens, ServiceToken
+from serving.tokens import bearer
 from skyarena.remote.frames import FrameError, encode_frame, read_frame, write_frame
 from skyarena.remote.runner import encode_answer
 from skyarena.v1 import common_pb2
@@ -70,7 +71,7 @@ def test_tokens() -> None:
     with pytest.raises(ValueError, match="at least 16"):
         ServiceToken("short")
     assert bearer([("authorization", "Bearer abc")]) == "abc"
-    assert bearer([("authorization", b"bearer  xyz ")]) == "xyz"
+    assert bearer([("authorization", b"bearer  xyz ")]) == " xyz "  # exactly as sent: the check refuses the spaces
     assert bearer([("authorization", "Basic abc")]) is None and bearer(None) is None
 
 

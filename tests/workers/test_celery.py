@@ -17,8 +17,9 @@ from click.testing import CliRunner
 from skyarena.cli import main
 from workers.broker import BrokerUnavailable, broker_url, embedded_broker_url
 from workers.scheduling import schedule_active
-from workers.store import Database, queue
+from workers.store import Database
 from workers.store.accounts import issue_token
+from workers.store.seasons import season_match_counts
 
 from .conftest import stop_embedded_servers
 from .services import SERVICE_TOKEN, SKYARENA, CeleryProcess, RefereeProcess, house_league
@@ -68,7 +69,7 @@ def test_concurrent_schedulers_never_overfill_a_ladder(db: Database) -> None:
         thread.join()
     assert sum(passes) == 6  # 3 per ladder, however many schedulers raced
     with db.connection() as conn:
-        assert queue.season_match_counts(conn, season.id) == {"queued": 6}
+        assert season_match_counts(conn, season.id) == {"queued": 6}
 
 
 @pytest.fixture
@@ -149,7 +150,7 @@ def test_a_season_runs_itself_on_a_worker_and_beat_with_the_embedded_broker(
         deadline = time.monotonic() + 120
         while True:
             with db.connection() as conn:
-                done = queue.season_match_counts(conn, 1).get("finished", 0)
+                done = season_match_counts(conn, 1).get("finished", 0)
             if done >= 4:
                 break
             assert time.monotonic() < deadline, (short_dir / "worker.log").read_text()[-3000:]

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from workers.store import Database, queue
+from workers.store.seasons import season_match_counts, set_matches_in_flight
 
 from .services import SERVICE_TOKEN, SKYARENA, CeleryProcess, RedisProcess, RefereeProcess, house_league
 
@@ -60,7 +61,7 @@ def test_a_season_survives_a_killed_worker_a_killed_referee_and_a_restarted_brok
 
     def counts() -> dict[str, int]:
         with db.connection() as conn:
-            return queue.season_match_counts(conn, season.id)
+            return season_match_counts(conn, season.id)
 
     def finished_at_least(n: int) -> Callable[[], bool]:
         return lambda: counts().get("finished", 0) >= n
@@ -104,7 +105,7 @@ def test_a_season_survives_a_killed_worker_a_killed_referee_and_a_restarted_brok
         # 4. Let the season reach its size, stop scheduling and let it drain.
         wait_for(f"{MATCHES} scheduled matches", lambda: sum(counts().values()) >= MATCHES, deadline, logs)
         with db.connection() as conn:
-            queue.set_matches_in_flight(conn, season.id, 0)
+            set_matches_in_flight(conn, season.id, 0)
         wait_for("the season to drain", lambda: not ({"queued", "running"} & set(counts())), deadline, logs)
     finally:
         for process in processes:

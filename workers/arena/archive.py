@@ -27,12 +27,14 @@ from typing import Any
 
 from referee.games import GAMES
 
+from .errors import ArenaError
+
 MANIFEST = "skyarena.toml"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")  # the bots table's CHECK
 MANIFEST_KEYS = ("game", "entry", "name")
 
 
-class ArchiveRefused(ValueError):
+class ArchiveRefused(ArenaError, ValueError):
     """The archive cannot become a version; the message says what to change."""
 
 

@@ -3,9 +3,10 @@
 Tokens are checked on every call (the store keeps only their SHA-256; a revoked or expired
 token is refused from the next call on). ``author`` tokens act on their own bots;
 ``organiser`` tokens may do everything, including the organiser calls; ``service`` tokens
-belong to the platform's own processes and are refused here. A refusal is a gRPC status
-with what to do: UNAUTHENTICATED for a missing, unknown, expired or revoked token,
-PERMISSION_DENIED for a live token whose scope does not allow the call.
+belong to the platform's own processes and are refused here. The token's verdict is the
+store's (`accounts.check_token`, the one check every service uses); a refusal is a gRPC status
+with what to do (`statuses.py`): UNAUTHENTICATED for a missing, unknown, expired or revoked
+token, PERMISSION_DENIED for a live token whose scope does not allow the call.
 """
 
 from __future__ import annotations
@@ -15,21 +16,14 @@ from typing import Any
 
 import grpc
 
-from referee.service.tokens import bearer
+from serving.tokens import bearer
 from workers.store import Database
-from workers.store.accounts import Account, ScopeRefused, TokenRefused, check_token
+from workers.store.accounts import Account, check_token
+
+from .errors import CallRefused
 
 AUTHOR_SCOPES = ("author", "organiser")
 ORGANISER_SCOPES = ("organiser",)
-
-
-class CallRefused(Exception):
-    """A call that cannot go on: a gRPC status code and a message that says what to do."""
-
-    def __init__(self, code: grpc.StatusCode, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def authenticate(db: Database, metadata: Iterable[Any] | None, scopes: tuple[str, ...]) -> Account:
@@ -38,13 +32,8 @@ def authenticate(db: Database, metadata: Iterable[Any] | None, scopes: tuple[str
         raise CallRefused(grpc.StatusCode.UNAUTHENTICATED,
                           "this call needs an API token: send metadata 'authorization: Bearer <token>' "
                           "(skyarena login --arena ADDR stores one for the skyarena command)")
-    try:
-        with db.connection() as conn:
-            return check_token(conn, token, scopes)
-    except ScopeRefused as exc:
-        raise CallRefused(grpc.StatusCode.PERMISSION_DENIED, str(exc)) from None
-    except TokenRefused as exc:
-        raise CallRefused(grpc.StatusCode.UNAUTHENTICATED, str(exc)) from None
+    with db.connection() as conn:
+        return check_token(conn, token, scopes)
 
 
 def is_organiser(account: Account) -> bool:

@@ -20,7 +20,7 @@ import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from referee.service.logs import EventLog
+from serving.logs import EventLog
 from skyarena.v1 import arena_pb2 as pb
 from workers.store import Database
 from workers.store import submissions as store

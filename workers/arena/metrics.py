@@ -1,20 +1,22 @@
 """Prometheus metrics of the Arena (``prometheus_client``), served on ``--metrics-listen``.
 
-Each server owns its registry (tests start several in one process). Calls are counted by
+The registry and its exporter are every server's (`serving.metrics`). Calls are counted by
 method and final status code, with their latency; submissions by how their intake ended.
 """
 
 from __future__ import annotations
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest, start_http_server
+from prometheus_client import CollectorRegistry, Counter, Histogram
+
+from serving.metrics import ServedMetrics
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 SUBMISSION_OUTCOMES = ("stored", "existing", "refused")
 
 
-class ArenaMetrics:
+class ArenaMetrics(ServedMetrics):
     def __init__(self, registry: CollectorRegistry | None = None) -> None:
-        self.registry = registry if registry is not None else CollectorRegistry()
+        super().__init__(registry)
         r = self.registry
         self.calls = Counter("skyarena_arena_calls_total", "Arena calls by method and gRPC status code.",
                              ["method", "code"], registry=r)
@@ -25,11 +27,3 @@ class ArenaMetrics:
         self.upload_bytes = Counter("skyarena_arena_upload_bytes_total", "Archive bytes received.", registry=r)
         for outcome in SUBMISSION_OUTCOMES:  # zeros instead of gaps on dashboards
             self.submissions.labels(outcome)
-
-    def exposition(self) -> bytes:
-        return generate_latest(self.registry)
-
-    def serve(self, host: str, port: int) -> int:
-        """Start the HTTP exporter in a daemon thread; returns the bound port."""
-        server, _thread = start_http_server(port, addr=host, registry=self.registry)
-        return int(server.server_port)

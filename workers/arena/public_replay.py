@@ -4,7 +4,7 @@ The store keeps the referee's full replay (every hand, deck and chance outcome),
 Arena never hands out. Instead it re-plays the moves on a fresh engine (the engines are
 deterministic from the header) and writes, step by step, what the referee's ``Watch``
 stream shows: ``public_view()`` after each step and each move through the referee's own
-visibility rule (`referee.service.visibility`), a hidden move only saying that its seat
+visibility rule (`referee.games.core.visibility`), a hidden move only saying that its seat
 moved. The seed and the ``setup`` option (which would reveal the deal) are left out, as are
 the chance records; faults keep their kind but not their reason (a reason can name a
 hidden card), exactly as spectators get them.
@@ -17,7 +17,7 @@ from typing import Any
 
 from referee.games import make
 from referee.games.core import replay as replay_io
-from referee.service import visibility
+from referee.games.core import visibility
 from workers.store import replay_document as stored_replay
 
 

@@ -22,7 +22,7 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from referee.service.logs import configure
+from serving.logs import configure
 from skyarena.v1 import arena_pb2 as pb
 from skyarena.v1 import arena_pb2_grpc as pb_grpc
 from workers.store import Database
@@ -45,7 +45,7 @@ STOP_GRACE_S = 10.0
 
 def configure_logs(level: str = "info", fmt: str = "json") -> None:
     """JSON lines on stderr (or text for people), the referee's format, under ``skyarena.arena``."""
-    configure(level, fmt, LOGGER_NAME)
+    configure(LOGGER_NAME, level, fmt)
 
 
 class ArenaServer:

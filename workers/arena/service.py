@@ -1,8 +1,8 @@
 """The Arena's calls: each checks the caller's token, reads or changes the store, answers.
 
 Handlers are plain synchronous methods run on the server's thread pool (the store is
-psycopg's blocking pool). `_call` wraps every one: it times it, turns the platform's errors
-into gRPC statuses whose message says what to do, and logs one JSON line per call (never a
+psycopg's blocking pool). `_call` wraps every one: it times it, turns each layer's errors
+into gRPC statuses by class (`statuses.py`) whose message says what to do, and logs one JSON line per call (never a
 token). Authors see and change only their own bots; organisers everyone's.
 """
 
@@ -16,24 +16,33 @@ from typing import Any, TypeVar
 
 import grpc
 
-from referee.games import GAMES, SkyarenaError
-from referee.service.logs import EventLog
+from serving.logs import EventLog
 from skyarena.v1 import arena_pb2 as pb
 from skyarena.v1 import arena_pb2_grpc as pb_grpc
-from workers.seasons import SeasonError, SeasonSpec
-from workers.store import Conflict, Database, NotFound, queue
+from workers.seasons import SeasonSpec, default_player_counts, season_defaults
+from workers.store import Database, NotFound, matches, versions
 from workers.store import submissions as store
-from workers.store.accounts import Account, issue_token
-from workers.store.ladders import frozen_standings, leaderboard, rating_history
+from workers.store.accounts import Account, account_by_name, issue_token, token_expiry
+from workers.store.database import Row
+from workers.store.ladders import frozen_standings, leaderboard, rating_history, version_ladders
 from workers.store.results import decompress_replay
-from workers.store.seasons import Season, close_season, create_season, get_season, season_summary, start_season
+from workers.store.seasons import (
+    Season,
+    close_season,
+    create_season,
+    get_season,
+    season_details,
+    start_season,
+)
 from workers.store.version_status import pause_version, reinstate_version
 
 from .archive import NAME_PATTERN, ArchiveLimits, ArchiveRefused
-from .auth import AUTHOR_SCOPES, ORGANISER_SCOPES, CallRefused, authenticate, is_organiser, require_owner
-from .intake import Dispatch, Intake, UploadTooLarge, receive
+from .auth import AUTHOR_SCOPES, ORGANISER_SCOPES, authenticate, is_organiser, require_owner
+from .errors import BadRequest, CallRefused
+from .intake import Dispatch, Intake, receive
 from .metrics import ArenaMetrics
 from .public_replay import public_jsonl
+from .statuses import status_of
 
 LOGGER_NAME = "skyarena.arena"
 log = EventLog(LOGGER_NAME)
@@ -52,7 +61,7 @@ def _stamp(value: Any) -> str:
 
 
 def _call(method: Callable[..., R]) -> Callable[..., R]:
-    """Metrics, error mapping and a log line around one handler."""
+    """Metrics, the error's status (`statuses.STATUS_TABLE`) and a log line around one handler."""
     name = method.__name__
 
     @functools.wraps(method)
@@ -61,22 +70,13 @@ def _call(method: Callable[..., R]) -> Callable[..., R]:
         code = grpc.StatusCode.OK
         try:
             return method(self, request, context)
-        except CallRefused as exc:
-            code, message = exc.code, exc.message
-        except UploadTooLarge as exc:
-            code, message = grpc.StatusCode.RESOURCE_EXHAUSTED, str(exc)
-        except (ArchiveRefused, SeasonError, ValueError) as exc:
-            code, message = grpc.StatusCode.INVALID_ARGUMENT, str(exc)
-        except NotFound as exc:
-            code, message = grpc.StatusCode.NOT_FOUND, str(exc)
-        except Conflict as exc:
-            code, message = grpc.StatusCode.FAILED_PRECONDITION, str(exc)
-        except SkyarenaError as exc:  # a store outage and the like: the operator's to fix
-            code, message = grpc.StatusCode.UNAVAILABLE, f"the Arena cannot serve this now: {exc}"
         except Exception as exc:
-            code, message = grpc.StatusCode.INTERNAL, "the Arena failed on this call; try again, and tell the " \
-                                                      "organisers if it keeps failing"
-            log.error("call_failed", exc_info=True, method=name, error=f"{type(exc).__name__}: {exc}")
+            status = status_of(exc)
+            if status is None:
+                status = grpc.StatusCode.INTERNAL, "the Arena failed on this call; try again, and tell the " \
+                                                   "organisers if it keeps failing"
+                log.error("call_failed", exc_info=True, method=name, error=f"{type(exc).__name__}: {exc}")
+            code, message = status
         finally:
             seconds = time.perf_counter() - started
             self.metrics.calls.labels(name, code.name).inc()
@@ -97,13 +97,22 @@ def version_info(row: dict[str, Any]) -> pb.BotVersionInfo:
         account=row["account"])
 
 
-def match_summary(row: dict[str, Any]) -> pb.MatchSummary:
-    seats = [pb.MatchSeat(seat=s["seat"], version_id=s["version_id"], bot=s["bot"], version=s["version"],
-                          rank=-1 if s["rank"] is None else s["rank"], score=s["score"] or 0.0, strikes=s["strikes"],
-                          forfeited=s["forfeited"], account=s["account"]) for s in row["seats"] or []]
+def match_summary(row: Row, seats: list[Row]) -> pb.MatchSummary:
+    """A match and its seats (`matches.match` and `match_participants`, or a `version_matches` row's ``seats``)."""
+    wire_seats = [pb.MatchSeat(seat=s["seat"], version_id=s["version_id"], bot=s["bot"], version=s["version"],
+                               rank=-1 if s["rank"] is None else s["rank"], score=s["score"] or 0.0,
+                               strikes=s["strikes"], forfeited=s["forfeited"], account=s["author"]) for s in seats]
     return pb.MatchSummary(match_id=row["id"], kind=row["kind"], season=row["season"] or "", game=row["game"],
                            players=row["players"], status=row["status"], end_reason=row["end_reason"] or "",
-                           void_reason=row["void_reason"] or "", seats=seats, finished_at=_stamp(row["finished_at"]))
+                           void_reason=row["void_reason"] or "", seats=wire_seats,
+                           finished_at=_stamp(row["finished_at"]))
+
+
+def _match(conn: Any, match_id: str) -> Row:
+    row = matches.match(conn, match_id)
+    if row is None:
+        raise NotFound(f"there is no match {match_id!r}: `skyarena matches VERSION` lists a version's matches")
+    return row
 
 
 def _limit(requested: int) -> int:
@@ -126,7 +135,7 @@ class ArenaService(pb_grpc.ArenaServicer):
 
     def _own_version(self, account: Account, version_id: int) -> dict[str, Any]:
         with self.db.connection() as conn:
-            row = store.version(conn, version_id)
+            row = versions.version(conn, version_id)
         require_owner(account, row["account_id"], f"version {version_id}")
         return row
 
@@ -145,7 +154,7 @@ class ArenaService(pb_grpc.ArenaServicer):
             raise
         self.metrics.submissions.labels("existing" if submitted.existing else "stored").inc()
         with self.db.connection() as conn:
-            row = store.version(conn, submitted.version_id)
+            row = versions.version(conn, submitted.version_id)
         log.info("submission_stored", account=account.name, version_id=submitted.version_id,
                  existing=submitted.existing, bot=row["bot"], game=row["game"])
         return pb.SubmitVersionResponse(version=version_info(row), existing=submitted.existing)
@@ -154,7 +163,7 @@ class ArenaService(pb_grpc.ArenaServicer):
     def ListBots(self, request: pb.ListBotsRequest, context: grpc.ServicerContext) -> pb.ListBotsResponse:
         account = self._author(context)
         with self.db.connection() as conn:
-            rows = store.bots(conn, None if is_organiser(account) else account.id, request.game)
+            rows = versions.bots(conn, None if is_organiser(account) else account.id, request.game)
         response = pb.ListBotsResponse()
         by_bot: dict[int, pb.BotInfo] = {}
         for row in rows:
@@ -176,9 +185,9 @@ class ArenaService(pb_grpc.ArenaServicer):
         if request.account and request.account != account.name and not is_organiser(account):
             raise CallRefused(grpc.StatusCode.PERMISSION_DENIED, "only organisers may retire another account's bot")
         with self.db.connection() as conn:
-            owner = store.account_by_name(conn, request.account) if request.account else account.id
+            owner = account_by_name(conn, request.account) if request.account else account.id
             bot_id = store.retire_bot(conn, owner, request.bot)
-            rows = [r for r in store.bots(conn, owner) if r["bot_id"] == bot_id]
+            rows = [r for r in versions.bots(conn, owner) if r["bot_id"] == bot_id]
         log.info("bot_retired", account=account.name, bot=request.bot)
         first = rows[0]
         return pb.BotInfo(name=first["bot"], game=first["game"], account=first["account"], retired=True,
@@ -211,16 +220,16 @@ class ArenaService(pb_grpc.ArenaServicer):
     def ListMatches(self, request: pb.ListMatchesRequest, context: grpc.ServicerContext) -> pb.ListMatchesResponse:
         self._author(context)  # results are public: any author may see any version's matches
         with self.db.connection() as conn:
-            store.version(conn, request.version_id)
-            rows = store.version_matches(conn, request.version_id, _limit(request.limit))
-        return pb.ListMatchesResponse(matches=[match_summary(r) for r in rows])
+            versions.version(conn, request.version_id)
+            rows = matches.version_matches(conn, request.version_id, _limit(request.limit))
+        return pb.ListMatchesResponse(matches=[match_summary(r, r["seats"] or []) for r in rows])
 
     @_call
     def GetRatingHistory(self, request: pb.GetRatingHistoryRequest,
                          context: grpc.ServicerContext) -> pb.RatingHistory:
         self._author(context)
         with self.db.connection() as conn:
-            store.version(conn, request.version_id)
+            versions.version(conn, request.version_id)
             season = get_season(conn, request.season)
             ladder_id = self._ladder(conn, season, request.version_id, request.players)
             players = next(p for p, lid in season.ladders.items() if lid == ladder_id)
@@ -238,29 +247,30 @@ class ArenaService(pb_grpc.ArenaServicer):
                 raise NotFound(f"season {season.name} has no {players}-player ladder: it has "
                                f"{', '.join(map(str, sorted(season.ladders)))}")
             return season.ladders[players]
-        played = store.version_ladders(conn, version_id, season.id)
+        played = version_ladders(conn, version_id, season.id)
         if len(played) == 1:
-            return int(played[0]["id"])
+            return int(played[0]["ladder_id"])
         if not played:
             raise NotFound(f"version {version_id} has no rating in season {season.name} yet")
-        raise ValueError(f"version {version_id} plays on several ladders of {season.name}: pass players "
+        raise BadRequest(f"version {version_id} plays on several ladders of {season.name}: pass players "
                          f"({', '.join(str(p['players']) for p in played)})")
 
     @_call
     def GetMatch(self, request: pb.ArenaMatchRequest, context: grpc.ServicerContext) -> pb.ArenaMatch:
         self._author(context)  # a match's result and its public replay are public
         with self.db.connection() as conn:
-            row = store.match(conn, request.match_id)
-            data = store.replay_data(conn, request.match_id)
+            row = _match(conn, request.match_id)
+            seats = matches.match_participants(conn, request.match_id)
+            data = matches.replay_data(conn, request.match_id)
         replay = public_jsonl(decompress_replay(data)) if data is not None else ""
-        return pb.ArenaMatch(summary=match_summary(row), public_replay_jsonl=replay)
+        return pb.ArenaMatch(summary=match_summary(row, seats), public_replay_jsonl=replay)
 
     @_call
     def GetBotLog(self, request: pb.GetBotLogRequest, context: grpc.ServicerContext) -> pb.BotLog:
         account = self._author(context)
         with self.db.connection() as conn:
-            row = store.match(conn, request.match_id)
-            seats = row["seats"] or []
+            _match(conn, request.match_id)
+            seats = matches.match_participants(conn, request.match_id)
             if request.seat >= 0:
                 chosen = [s for s in seats if s["seat"] == request.seat]
                 if not chosen:
@@ -276,7 +286,7 @@ class ArenaService(pb_grpc.ArenaServicer):
                 raise CallRefused(grpc.StatusCode.PERMISSION_DENIED,
                                   f"seat {seat['seat']} of match {request.match_id} is another account's bot: "
                                   "you may read only your own bots' logs")
-            found = store.bot_log(conn, request.match_id, seat["seat"])
+            found = matches.bot_log(conn, request.match_id, seat["seat"])
         if found is None:
             raise NotFound(f"match {request.match_id} has no log for seat {seat['seat']} (yet): logs are kept "
                            "once a match is finished")
@@ -285,27 +295,24 @@ class ArenaService(pb_grpc.ArenaServicer):
 
     # ----- organisers -------------------------------------------------------------------
     def _season_info(self, conn: Any, season: Season) -> pb.SeasonInfo:
-        summary = {**season_summary(season), **queue.season_settings(conn, season.id),
-                   "matches": queue.season_match_counts(conn, season.id)}
+        summary = season_details(conn, season)
         return pb.SeasonInfo(name=season.name, game=season.game, state=season.state,
                              player_counts=list(season.player_counts), summary_json=json.dumps(summary, default=str))
 
     @_call
     def CreateSeason(self, request: pb.CreateSeasonRequest, context: grpc.ServicerContext) -> pb.SeasonInfo:
         account = self._organiser(context)
-        if request.game not in GAMES:
-            raise ValueError(f"unknown game {request.game!r}: choose one of {', '.join(sorted(GAMES))}")
-        options = json.loads(request.options_json) if request.options_json else {}
-        if not isinstance(options, dict):
-            raise ValueError('options_json must be a JSON object such as {"max_rounds": 20}')
-        counts = tuple(request.player_counts) or (GAMES[request.game].min_players,)
-        defaults = SeasonSpec(request.name, request.game, counts)
-        spec = SeasonSpec(request.name, request.game, counts, options, request.move_s or defaults.move_s,
-                          request.bank_s or defaults.bank_s, request.first_move_s or defaults.first_move_s,
-                          request.strike_limit or defaults.strike_limit,
-                          request.matches_in_flight or defaults.matches_in_flight)
-        for count in counts:
-            GAMES[request.game].validate(count, options)
+        try:
+            options = json.loads(request.options_json) if request.options_json else {}
+        except json.JSONDecodeError as exc:
+            raise BadRequest(f'options_json is not JSON ({exc}): send an object such as {{"max_rounds": 20}}') from None
+        defaults = season_defaults()  # a field left 0 on the wire takes the season's default
+        counts = tuple(request.player_counts) or default_player_counts(request.game)
+        spec = SeasonSpec(request.name, request.game, counts, options, request.move_s or defaults["move_s"],
+                          request.bank_s or defaults["bank_s"],
+                          request.first_move_s or defaults["first_move_s"],
+                          request.strike_limit or defaults["strike_limit"],
+                          request.matches_in_flight or defaults["matches_in_flight"])
         with self.db.connection() as conn:
             season = create_season(conn, spec)
             if request.start:
@@ -336,7 +343,7 @@ class ArenaService(pb_grpc.ArenaServicer):
         account = self._organiser(context)
         with self.db.connection() as conn:
             change(conn, request.version_id, request.reason)
-            row = store.version(conn, request.version_id)
+            row = versions.version(conn, request.version_id)
         log.info("version_status", account=account.name, version_id=request.version_id, status=row["status"])
         return version_info(row)
 
@@ -355,16 +362,16 @@ class ArenaService(pb_grpc.ArenaServicer):
     def CreateToken(self, request: pb.CreateTokenRequest, context: grpc.ServicerContext) -> pb.CreateTokenResponse:
         account = self._organiser(context)
         if request.scope not in ISSUABLE_SCOPES:
-            raise ValueError(f"scope {request.scope!r} cannot be issued here: choose author or organiser")
+            raise BadRequest(f"scope {request.scope!r} cannot be issued here: choose author or organiser")
         if request.expires_in_s < 0:
-            raise ValueError("expires_in_s must be 0 (never) or a positive number of seconds")
+            raise BadRequest("expires_in_s must be 0 (never) or a positive number of seconds")
         with self.db.connection() as conn:
             if not NAME_PATTERN.match(request.account):
-                raise ValueError(f"account name {request.account!r} is not allowed: use 1-64 letters, digits, "
+                raise BadRequest(f"account name {request.account!r} is not allowed: use 1-64 letters, digits, "
                                  "'_', '.' or '-', starting with a letter or digit")
             token = issue_token(conn, request.account, request.scope, request.label,
                                 request.expires_in_s or None)
-            expires = store.token_expiry(conn, token)
+            expires = token_expiry(conn, token)
         log.info("token_created", account=account.name, for_account=request.account, scope=request.scope)
         return pb.CreateTokenResponse(token=token, account=request.account, scope=request.scope,
                                       expires_at=_stamp(expires))

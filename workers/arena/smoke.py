@@ -21,10 +21,11 @@ from referee.games import GAMES
 from workers.house_bots import house_archive
 from workers.play import MatchPlayer, play_match
 from workers.scheduling import Scheduled, schedule_season
-from workers.store import Database
+from workers.store import Database, matches, versions
 from workers.store import submissions as store
 from workers.store.database import Conn
 from workers.store.scheduling import new_match_id
+from workers.store.seasons import active_seasons
 
 OPPONENT = "random"
 SEED_RANGE = 2**62
@@ -68,11 +69,12 @@ def verdict(seat: dict[str, Any], match_id: str, game: str) -> tuple[bool, str]:
 def conclude(db: Database, version_id: int) -> SmokeResult:
     """Read the finished (or void) smoke match and move the version to active or failed."""
     with db.connection() as conn:
-        version = store.version(conn, version_id, lock=True)
+        version = versions.version(conn, version_id, lock=True)
         if version["status"] != "smoke":
             return SmokeResult(version_id, version["status"], version["status_message"])
         match_id = version["smoke_match_id"]
-        match = store.match(conn, match_id)
+        match = matches.match(conn, match_id)
+        assert match is not None, f"the smoke match {match_id} of version {version_id} is not stored"
         if match["status"] == "void":
             message = (f"its smoke match {match_id} could not be played ({match['void_reason']}); "
                        "fix what it says and submit again")
@@ -80,14 +82,14 @@ def conclude(db: Database, version_id: int) -> SmokeResult:
             return SmokeResult(version_id, "failed", message)
         if match["status"] != "finished":
             return SmokeResult(version_id, "smoke", "the smoke match is still being played")
-        seat = next(s for s in match["seats"] if s["version_id"] == version_id)
-        log = store.bot_log(conn, match_id, seat["seat"])
+        seat = next(s for s in matches.match_participants(conn, match_id) if s["version_id"] == version_id)
+        log = matches.bot_log(conn, match_id, seat["seat"])
         passed, message = verdict(seat, match_id, version["game"])
         if passed:
             store.activate(conn, version_id, message)
         else:
             store.set_status(conn, version_id, "failed", message, log["log"] if log else None)
-        seasons = store.active_seasons_of_game(conn, version["game"]) if passed else []
+        seasons = active_seasons(conn, version["game"]) if passed else []
     scheduled: list[Scheduled] = [schedule_season(db, s.id, s.matches_in_flight) for s in seasons]
     return SmokeResult(version_id, "active" if passed else "failed", message,
                        scheduled=tuple(m for s in scheduled for m in s.match_ids))
@@ -99,14 +101,14 @@ def conclude_match(db: Database, match_id: str) -> SmokeResult | None:
     The play_match task calls it too, so a smoke match whose own task was lost (the reaper
     sends the queued row to play_match again) still gives its version a verdict."""
     with db.connection() as conn:
-        version_id = store.version_of_smoke_match(conn, match_id)
+        version_id = versions.version_of_smoke_match(conn, match_id)
     return None if version_id is None else conclude(db, version_id)
 
 
 def run_smoke(player: MatchPlayer, version_id: int) -> SmokeResult:
     """Play the version's smoke match (if it is not played yet) and conclude it."""
     with player.db.connection() as conn:
-        version = store.version(conn, version_id)
+        version = versions.version(conn, version_id)
     if version["status"] != "smoke":
         return SmokeResult(version_id, version["status"], version["status_message"])
     played = play_match(player, version["smoke_match_id"])

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import click
 
-from referee.games import SkyarenaError
 from skyarena.cli_support import UserError
 from workers.arena.archive import ArchiveLimits
 from workers.arena.server import ArenaServer, configure_logs, serve
 from workers.broker import broker_url
+from workers.errors import PLATFORM_ERRORS
 from workers.sandbox import SandboxUnavailable, select_backend
 from workers.store import open_database
 
@@ -48,7 +48,7 @@ def serve_command(listen: str, metrics_listen: str | None, database_url: str | N
         db = open_database(database_url, max_size=8)
         broker = broker_url()
         select_backend(sandbox)
-    except (SkyarenaError, SandboxUnavailable, ValueError) as exc:
+    except PLATFORM_ERRORS + (SandboxUnavailable, ValueError) as exc:
         raise UserError(f"arena not started: {exc}") from None
     from workers.arena.tasks import enqueue_smoke
     from workers.celery_app import configure

@@ -44,9 +44,9 @@ def command(data_dir: Path | None, workers: int, concurrency: int, arena_port: i
         local_round_robin(n_games, seed)
         return
     try:
-        from referee.games import SkyarenaError
         from workers.demo.launcher import DemoSettings, run_demo
         from workers.demo.processes import ChildFailed
+        from workers.errors import PLATFORM_ERRORS
         from workers.store.embedded import default_data_dir
     except ModuleNotFoundError as exc:
         raise UserError(f"the platform demo needs the server parts ({exc.name} is not installed): "
@@ -58,7 +58,7 @@ def command(data_dir: Path | None, workers: int, concurrency: int, arena_port: i
     try:
         counts = run_demo(settings, on_stop=lambda killed: click.echo(
             "stopped every process" + (f" ({', '.join(killed)} needed SIGKILL)" if killed else ""), err=True))
-    except (SkyarenaError, ChildFailed, OSError) as exc:
+    except PLATFORM_ERRORS + (ChildFailed, OSError) as exc:
         raise UserError(f"demo stopped: {exc}") from None
     if until_rated is not None and (not counts or min(counts.values()) < until_rated):
         raise SystemExit(1)

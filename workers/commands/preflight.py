@@ -7,9 +7,9 @@ import json
 import click
 from celery import Celery
 
-from referee.games import SkyarenaError
 from skyarena.cli_support import UserError
 from workers.broker import BrokerUnavailable, broker_url, redact
+from workers.errors import PLATFORM_ERRORS
 from workers.play import PlaySettings
 from workers.referees import check_reachable, parse_referees, service_token
 from workers.sandbox import SandboxUnavailable, select_backend
@@ -32,7 +32,7 @@ def preflight(kind: str, as_json: bool, need_referees: bool) -> Celery:
             service_token()
             PlaySettings.from_env()
             sandbox = select_backend().summary
-    except (SkyarenaError, SandboxUnavailable, ValueError) as exc:
+    except PLATFORM_ERRORS + (SandboxUnavailable, ValueError) as exc:
         raise UserError(f"{kind} not started: {exc}") from None
     from workers.celery_app import configure
 

@@ -2,8 +2,9 @@
 
 Every subcommand needs an organiser API token (``--token`` or ``SKYARENA_TOKEN``), checked
 against the store's hashed tokens. A season is validated whole before anything is written
-(game, player counts, options per count, clocks, parameters), and each change happens in
-one transaction: a bad request leaves nothing behind.
+(`workers.seasons.check_season`: game, player counts, options per count, clocks, parameters,
+the same verdicts as the Arena's), and each change happens in one transaction: a bad request
+leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -16,21 +17,29 @@ from typing import Any
 
 import click
 
-from referee.games import GAMES, SkyarenaError
-from referee.service.limits import Limits
+from referee.games import GAMES
 from skyarena.cli_support import UserError, clock_options, parse_options
 from workers.commands.store_options import open_store, store_options
+from workers.errors import PLATFORM_ERRORS
 from workers.matchmaking import MatchmakingParameters
 from workers.ratings import RatingParameters
 from workers.seasons import DEFAULT_SIGMA_INFLATION, SeasonSpec
-from workers.store import queue
 from workers.store.accounts import check_token
 from workers.store.database import Conn
 from workers.store.ladders import frozen_standings, leaderboard, standings
-from workers.store.seasons import Season, close_season, create_season, get_season, season_summary, start_season
+from workers.store.seasons import (
+    Season,
+    close_season,
+    create_season,
+    get_season,
+    season_details,
+    season_match_counts,
+    season_summary,
+    seasons,
+    start_season,
+)
 
 DEFAULTS = SeasonSpec("defaults", "sky-team", (2,))  # only to show the defaults in --help
-REFEREE_LIMITS = Limits()  # a season's clocks must fit what a referee accepts by default
 
 
 @click.group("season")
@@ -56,7 +65,7 @@ def organiser(token: str | None, database_url: str | None, data_dir: Path | None
         with db.connection() as conn:
             check_token(conn, token, "organiser")
             yield conn
-    except (SkyarenaError, ValueError) as exc:
+    except PLATFORM_ERRORS + (ValueError,) as exc:
         raise UserError(str(exc)) from None
     finally:
         db.close()
@@ -75,28 +84,6 @@ def _players(text: str) -> tuple[int, ...]:
         return tuple(int(p) for p in text.split(",") if p.strip())
     except ValueError:
         raise UserError(f"--players {text!r} must be player counts separated by commas, e.g. 2 or 2,3,4") from None
-
-
-def _check_game(game: str, players: tuple[int, ...], options: dict[str, Any]) -> None:
-    if game not in GAMES:
-        raise UserError(f"unknown game {game!r}: choose one of {', '.join(sorted(GAMES))}")
-    game_spec = GAMES[game]
-    for count in players:
-        if not game_spec.min_players <= count <= game_spec.max_players:
-            raise UserError(f"{game} is played by {game_spec.player_range_text()} players, "
-                            f"not {count}: fix --players")
-        try:
-            game_spec.validate(count, options)
-        except SkyarenaError as exc:
-            raise UserError(f"{exc} (for {count} players)") from None
-
-
-def _check_clock(move_s: float, bank_s: float, first_move_s: float) -> None:
-    for flag, value, limit in (("--move-time", move_s, REFEREE_LIMITS.max_move_s),
-                               ("--first-move", first_move_s, REFEREE_LIMITS.max_move_s),
-                               ("--bank", bank_s, REFEREE_LIMITS.max_bank_s)):
-        if value > limit:
-            raise UserError(f"{flag} {value:g} s is above the referee's limit of {limit:g} s: choose less")
 
 
 @command.command("create")
@@ -124,8 +111,6 @@ def create_command(name: str, game: str, players_text: str, option_pairs: tuple[
     """Create the season NAME (a draft, or started with --start)."""
     players = _players(players_text)
     options = parse_options(option_pairs)
-    _check_game(game, players, options)
-    _check_clock(move_time, bank, first_move)
     try:
         spec = SeasonSpec(name, game, players, options, move_time, bank, first_move, strikes, in_flight,
                           MatchmakingParameters.from_mapping(_numbers(matchmaking_pairs, "matchmaking parameter")),
@@ -137,7 +122,7 @@ def create_command(name: str, game: str, players_text: str, option_pairs: tuple[
         season = create_season(conn, spec)
         if start:
             season = start_season(conn, name)
-        summary = _summary(conn, season)
+        summary = season_details(conn, season)
     _print(summary, as_json, f"season {name} created ({summary['state']}): {game}, ladders for "
                              f"{', '.join(map(str, players))} players")
 
@@ -145,7 +130,7 @@ def create_command(name: str, game: str, players_text: str, option_pairs: tuple[
 def _transition(action: Callable[[Conn, str], Season], done: str) -> Callable[..., None]:
     def run(name: str, token: str | None, database_url: str | None, data_dir: Path | None, as_json: bool) -> None:
         with organiser(token, database_url, data_dir) as conn:
-            summary = _summary(conn, action(conn, name))
+            summary = season_details(conn, action(conn, name))
         _print(summary, as_json, f"season {name} {done}")
 
     return run
@@ -164,7 +149,7 @@ for _name, _action, _done, _help in (
 def list_command(token: str | None, database_url: str | None, data_dir: Path | None, as_json: bool) -> None:
     """List every season, newest first."""
     with organiser(token, database_url, data_dir) as conn:
-        rows = queue.season_list(conn)
+        rows = [{**row, "matches": season_match_counts(conn, row["id"])} for row in seasons(conn)]
     if as_json:
         click.echo(json.dumps(rows, default=str))
         return
@@ -184,7 +169,7 @@ def show_command(name: str, top: int, token: str | None, database_url: str | Non
     """Show a season: settings, matches by status, and the top of each ladder."""
     with organiser(token, database_url, data_dir) as conn:
         season = get_season(conn, name)
-        summary = _summary(conn, season)
+        summary = season_details(conn, season)
         summary["leaderboards"] = {str(p): leaderboard(conn, ladder, top) for p, ladder in season.ladders.items()}
     if as_json:
         click.echo(json.dumps(summary, default=str))
@@ -219,11 +204,6 @@ def standings_command(name: str, limit: int, token: str | None, database_url: st
         for s in table:
             click.echo(f"  {s.position:>3}. version {s.version_id:<6} mu-3sigma {s.score:7.2f}  "
                        f"mu {s.mu:6.2f}  sigma {s.sigma:5.2f}  {s.matches} matches")
-
-
-def _summary(conn: Conn, season: Season) -> dict[str, Any]:
-    return {**season_summary(season), **queue.season_settings(conn, season.id),
-            "matches": queue.season_match_counts(conn, season.id)}
 
 
 def _print(summary: dict[str, Any], as_json: bool, text: str) -> None:

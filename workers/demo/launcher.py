@@ -42,11 +42,11 @@ from workers.demo.league import (
     submit_house_bots,
 )
 from workers.demo.processes import Child, stop_all
-from workers.store import Database, open_database, queue, submissions
+from workers.store import Database, open_database, versions
 from workers.store import redact as redact_database
 from workers.store.database import resolve_url
 from workers.store.schema import upgrade
-from workers.store.seasons import get_season
+from workers.store.seasons import get_season, season_match_counts
 
 DEMO_FOLDER = "demo"
 STATE_FILE = "processes.json"     # which processes this run started: for the operator and the tests
@@ -190,7 +190,7 @@ class Demo:
         counts = {}
         with db.connection() as conn:
             for game, name in seasons.items():
-                counts[game] = queue.season_match_counts(conn, get_season(conn, name).id).get("finished", 0)
+                counts[game] = season_match_counts(conn, get_season(conn, name).id).get("finished", 0)
         return counts
 
     def progress_line(self, counts: dict[str, int], started: float) -> str:
@@ -207,7 +207,7 @@ class Demo:
     def house_verdicts(self, db: Database, submitted: list[Submitted]) -> dict[int, tuple[str, str]]:
         """Each house version's status and message, by version id."""
         with db.connection() as conn:
-            rows = [submissions.version(conn, s.version_id) for s in submitted]
+            rows = [versions.version(conn, s.version_id) for s in submitted]
         return {s.version_id: (row["status"], row["status_message"]) for s, row in zip(submitted, rows)}
 
     def failed_house_bots(self, db: Database, submitted: list[Submitted]) -> list[str]:

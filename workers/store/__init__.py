@@ -2,7 +2,9 @@
 
 `database.py` chooses the server and pools connections, `embedded.py` starts a Postgres
 when none is configured, `schema.py` applies and checks the alembic migrations in
-`migrations/`; the query modules beside them each serve one part of the platform.
+`migrations/`. The query modules beside them are grouped by what they read or write
+(matches, versions, seasons, ladders and ratings, accounts), not by who calls them: the
+dashboard and the Arena call the same functions. `StoreError` is the store's own root.
 """
 
 from .database import Database, connect, open_database, redact, resolve_url

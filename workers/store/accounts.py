@@ -3,6 +3,11 @@
 A token is 256 random bits shown to its owner once; the store keeps its hash, so a leaked
 database does not leak tokens. A check names what is wrong (unknown, expired, revoked,
 the wrong scope) so the person holding it knows what to do, without saying whose it is.
+
+``check_token`` is the one verdict on a token for every service (the Arena, the dashboard,
+the organiser's commands): the token is checked exactly as given. A token never holds a
+space or a line break, so one with them (pasted with a newline, copied with a space) is
+refused saying so, rather than silently trimmed by one service and unknown to the next.
 """
 
 from __future__ import annotations
@@ -10,10 +15,10 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from .database import Conn
-from .errors import StoreError
-from .versions import account_id
+from .errors import NotFound, StoreError
 
 SCOPES = ("author", "organiser", "service")
 
@@ -31,6 +36,21 @@ class Account:
     id: int
     name: str
     scope: str
+
+
+def account_id(conn: Conn, name: str) -> int:
+    """The id of the account called ``name``, created if it does not exist."""
+    row = conn.execute("INSERT INTO accounts (name) VALUES (%s) ON CONFLICT (name) DO UPDATE"
+                       " SET name = excluded.name RETURNING id", (name,)).fetchone()
+    assert row is not None
+    return int(row["id"])
+
+
+def account_by_name(conn: Conn, name: str) -> int:
+    row = conn.execute("SELECT id FROM accounts WHERE name = %s", (name,)).fetchone()
+    if row is None:
+        raise NotFound(f"there is no account {name!r}")
+    return int(row["id"])
 
 
 def token_hash(token: str) -> bytes:
@@ -62,6 +82,9 @@ def check_token(conn: Conn, token: str | None, scope: str | tuple[str, ...]) -> 
     wanted = " or ".join(scopes)
     if not token:
         raise TokenRefused(f"this needs an API token with the {wanted} scope: pass --token or set SKYARENA_TOKEN")
+    if any(ch.isspace() or not ch.isprintable() for ch in token):
+        raise TokenRefused("the API token holds a space, a line break or another invisible character, which no "
+                           "token has: paste it again without them")
     row = conn.execute(
         "SELECT a.id, a.name, t.scope, t.revoked_at IS NOT NULL AS revoked,"
         " t.expires_at IS NOT NULL AND t.expires_at <= now() AS expired"
@@ -76,3 +99,9 @@ def check_token(conn: Conn, token: str | None, scope: str | tuple[str, ...]) -> 
     if row["scope"] not in scopes:
         raise ScopeRefused(f"the API token has the {row['scope']} scope; this needs a token with the {wanted} scope")
     return Account(row["id"], row["name"], row["scope"])
+
+
+def token_expiry(conn: Conn, token: str) -> Any:
+    """When the token expires (None: never)."""
+    row = conn.execute("SELECT expires_at FROM api_tokens WHERE token_hash = %s", (token_hash(token),)).fetchone()
+    return None if row is None else row["expires_at"]

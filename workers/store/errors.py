@@ -1,11 +1,13 @@
-"""The store's errors: each says what went wrong and what to do next."""
+"""The store's errors: each says what went wrong and what to do next.
+
+``StoreError`` is the store's own root, not the engines' ``SkyarenaError``: a caller (the
+Arena's status table, a command) tells a store outage from a bad game option by class.
+"""
 
 from __future__ import annotations
 
-from referee.games import SkyarenaError
 
-
-class StoreError(SkyarenaError):
+class StoreError(Exception):
     """A problem with the store that the operator can fix (URL, server, schema)."""
 
 

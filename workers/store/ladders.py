@@ -1,8 +1,12 @@
-"""Reading ladders: the live leaderboard, a closed season's frozen standings, a version's history.
+"""Reading ladders and ratings: the live leaderboard and its pages, a closed season's frozen
+standings, a version's ladders, rated matches, rating history and head-to-head record.
 
 Leaderboards order by μ − 3σ (the ``ratings_leaderboard`` index), ties by μ then version id
 so the order is total and the same on every read. Only versions that played on the
 ladder appear (a carried-over rating with no match this season is a start, not a result).
+Per-version figures over many matches read the covering index
+``rating_history_version_outcome`` (migration 0002) or a bounded window of the latest
+``WINDOW`` matches; ``bench/dashboard.py`` checks that no page scans the big tables.
 """
 
 from __future__ import annotations
@@ -10,9 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .database import Conn
+from .database import Conn, Row
 
 DEFAULT_HISTORY_LIMIT = 1000  # a chart's worth of points; older rows stay stored
+WINDOW = 500          # head-to-head: over a version's latest matches on a ladder, not its whole past
+TREND_POINTS = 20     # the ladder's trend column: μ − 3σ after each of the latest matches
 
 # Named so bench/ratings.py can show their query plans.
 LEADERBOARD_SQL = """
@@ -72,3 +78,115 @@ def rating_history(conn: Conn, version_id: int, ladder_id: int, limit: int = DEF
     """The version's latest rating changes on the ladder, oldest first, each with its reason."""
     rows = conn.execute(RATING_HISTORY_SQL, (version_id, ladder_id, limit))
     return list(rows)
+
+
+_LADDER_FILTERS = """(%(bot)s::text IS NULL OR b.name ILIKE '%%' || %(bot)s || '%%')
+                     AND (%(author)s::text IS NULL OR a.name ILIKE '%%' || %(author)s || '%%')"""
+_STANDING_FIGURES = """
+    LEFT JOIN LATERAL (SELECT count(*) FILTER (WHERE h.rank = 0) AS wins, count(*) AS rated
+                       FROM rating_history h WHERE h.version_id = page.version_id AND h.ladder_id = %(ladder)s
+                       ) w ON true
+    LEFT JOIN LATERAL (SELECT array_agg(t.score ORDER BY t.seq) AS trend
+                       FROM (SELECT h.seq, h.mu_after - 3 * h.sigma_after AS score FROM rating_history h
+                             WHERE h.version_id = page.version_id AND h.ladder_id = %(ladder)s
+                             ORDER BY h.seq DESC LIMIT %(trend)s) t) tr ON true"""
+
+
+def ladder_page(conn: Conn, ladder_id: int, *, limit: int, offset: int = 0, bot: str | None = None,
+                author: str | None = None) -> list[Row]:
+    """One page of the live ladder by μ − 3σ, with names, wins among rated matches and the trend.
+
+    ``position`` is the place on the whole ladder, also when a filter hides the others.
+    """
+    return list(conn.execute(
+        f"""WITH ranked AS (
+                SELECT r.version_id, r.mu, r.sigma, r.matches,
+                       row_number() OVER (ORDER BY r.mu - 3 * r.sigma DESC, r.mu DESC, r.version_id) AS position
+                FROM ratings r WHERE r.ladder_id = %(ladder)s AND r.matches > 0),
+            page AS (
+                SELECT ranked.*, b.id AS bot_id, b.name AS bot, v.number AS version, v.status, a.name AS author
+                FROM ranked JOIN bot_versions v ON v.id = ranked.version_id JOIN bots b ON b.id = v.bot_id
+                     JOIN accounts a ON a.id = b.account_id
+                WHERE {_LADDER_FILTERS}
+                ORDER BY ranked.position LIMIT %(limit)s OFFSET %(offset)s)
+            SELECT page.*, page.mu - 3 * page.sigma AS score, w.wins, w.rated, tr.trend
+            FROM page {_STANDING_FIGURES}
+            ORDER BY page.position""",
+        {"ladder": ladder_id, "limit": limit, "offset": offset, "bot": bot or None, "author": author or None,
+         "trend": TREND_POINTS}))
+
+
+def ladder_size(conn: Conn, ladder_id: int, *, bot: str | None = None, author: str | None = None) -> int:
+    """How many versions the (filtered) ladder lists, for its pager."""
+    row = conn.execute(
+        f"""SELECT count(*) AS n FROM ratings r JOIN bot_versions v ON v.id = r.version_id
+                   JOIN bots b ON b.id = v.bot_id JOIN accounts a ON a.id = b.account_id
+            WHERE r.ladder_id = %(ladder)s AND r.matches > 0 AND {_LADDER_FILTERS}""",
+        {"ladder": ladder_id, "bot": bot or None, "author": author or None}).fetchone()
+    return int(row["n"]) if row else 0
+
+
+def frozen_page(conn: Conn, ladder_id: int, *, limit: int, offset: int = 0) -> list[Row]:
+    """One page of a closed season's frozen standings, with names (wins and trend as of now)."""
+    return list(conn.execute(
+        f"""WITH page AS (
+                SELECT st.position, st.version_id, st.mu, st.sigma, st.matches, b.id AS bot_id, b.name AS bot,
+                       v.number AS version, v.status, a.name AS author
+                FROM season_standings st JOIN bot_versions v ON v.id = st.version_id JOIN bots b ON b.id = v.bot_id
+                     JOIN accounts a ON a.id = b.account_id
+                WHERE st.ladder_id = %(ladder)s ORDER BY st.position LIMIT %(limit)s OFFSET %(offset)s)
+            SELECT page.*, page.mu - 3 * page.sigma AS score, w.wins, w.rated, tr.trend
+            FROM page {_STANDING_FIGURES}
+            ORDER BY page.position""",
+        {"ladder": ladder_id, "limit": limit, "offset": offset, "trend": TREND_POINTS}))
+
+
+def frozen_size(conn: Conn, ladder_id: int) -> int:
+    row = conn.execute("SELECT count(*) AS n FROM season_standings WHERE ladder_id = %s", (ladder_id,)).fetchone()
+    return int(row["n"]) if row else 0
+
+
+def version_ladders(conn: Conn, version_id: int, season_id: int | None = None) -> list[Row]:
+    """The ladders the version is rated on (of ``season_id`` only, if given): active seasons first,
+    then the newest."""
+    return list(conn.execute(
+        """SELECT r.ladder_id, l.players, s.id AS season_id, s.name AS season, s.game, s.state, r.mu, r.sigma,
+                  r.matches
+           FROM ratings r JOIN ladders l ON l.id = r.ladder_id JOIN seasons s ON s.id = l.season_id
+           WHERE r.version_id = %(version)s AND (%(season)s::bigint IS NULL OR s.id = %(season)s)
+           ORDER BY s.state = 'active' DESC, s.id DESC, l.players""", {"version": version_id, "season": season_id}))
+
+
+def rated_matches(conn: Conn, version_id: int, ladder_id: int, *, limit: int, before_seq: int | None = None
+                    ) -> list[Row]:
+    """The version's rated matches on the ladder, newest first, ``limit`` at a time (keyset on seq)."""
+    return list(conn.execute(
+        """SELECT h.seq, h.match_id, h.rank, h.mu_after, h.sigma_after, h.mu_after - h.mu_before AS mu_change,
+                  m.end_reason, m.finished_at, p.score, p.seat, p.strikes, p.forfeited
+           FROM (SELECT seq, match_id, rank, mu_before, mu_after, sigma_after FROM rating_history
+                 WHERE version_id = %(version)s AND ladder_id = %(ladder)s
+                       AND (%(before)s::bigint IS NULL OR seq < %(before)s)
+                 ORDER BY seq DESC LIMIT %(limit)s) h
+           JOIN matches m ON m.id = h.match_id
+           JOIN participants p ON p.match_id = h.match_id AND p.version_id = %(version)s
+           ORDER BY h.seq DESC""",
+        {"version": version_id, "ladder": ladder_id, "before": before_seq, "limit": limit}))
+
+
+def head_to_head(conn: Conn, version_id: int, ladder_id: int, window: int = WINDOW) -> list[Row]:
+    """Every version met in the latest ``window`` matches: meetings, finishing ahead, behind, level."""
+    return list(conn.execute(
+        """WITH recent AS (SELECT match_id FROM rating_history WHERE version_id = %(version)s AND ladder_id = %(ladder)s
+                           ORDER BY seq DESC LIMIT %(window)s),
+                mine AS (SELECT p.match_id, p.rank FROM participants p JOIN recent USING (match_id)
+                         WHERE p.version_id = %(version)s)
+           SELECT o.version_id, b.id AS bot_id, b.name AS bot, v.number AS version, count(*) AS meetings,
+                  count(*) FILTER (WHERE mine.rank < o.rank) AS ahead,
+                  count(*) FILTER (WHERE mine.rank > o.rank) AS behind,
+                  count(*) FILTER (WHERE mine.rank = o.rank) AS level
+           FROM mine JOIN participants o ON o.match_id = mine.match_id AND o.version_id <> %(version)s
+                JOIN bot_versions v ON v.id = o.version_id JOIN bots b ON b.id = v.bot_id
+           WHERE mine.rank IS NOT NULL AND o.rank IS NOT NULL
+           GROUP BY o.version_id, b.id, b.name, v.number
+           ORDER BY count(*) DESC, o.version_id""",
+        {"version": version_id, "ladder": ladder_id, "window": window}))

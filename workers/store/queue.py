@@ -230,68 +230,6 @@ def match_status(db: Database, match_id: str) -> dict[str, Any] | None:
     return row
 
 
-@dataclass(frozen=True)
-class ActiveSeason:
-    id: int
-    name: str
-    matches_in_flight: int   # per ladder: what the scheduler keeps queued or running
-
-
-def active_seasons(conn: Conn) -> list[ActiveSeason]:
-    rows = conn.execute("SELECT id, name, matches_in_flight FROM seasons WHERE state = 'active' ORDER BY id").fetchall()
-    return [ActiveSeason(r["id"], r["name"], r["matches_in_flight"]) for r in rows]
-
-
-def ladder_match_count(conn: Conn, ladder_id: int) -> int:
-    """Matches ever scheduled on the ladder: the matchmaker's seed moves on with it."""
-    row = conn.execute("SELECT count(*) AS n FROM matches WHERE ladder_id = %s", (ladder_id,)).fetchone()
-    return int(row["n"]) if row else 0
-
-
-def season_match_counts(conn: Conn, season_id: int) -> dict[str, int]:
-    """The season's matches by status (for `skyarena season show` and the tests)."""
-    rows = conn.execute("SELECT status, count(*) AS n FROM matches WHERE season_id = %s GROUP BY status",
-                        (season_id,)).fetchall()
-    return {r["status"]: int(r["n"]) for r in rows}
-
-
-def season_settings(conn: Conn, season_id: int) -> dict[str, Any]:
-    """The settings the play path reads from a season (clocks, strikes, options, matches in flight)."""
-    row = conn.execute("SELECT options, move_s, bank_s, first_move_s, strike_limit, matches_in_flight, created_at,"
-                       " started_at, closed_at FROM seasons WHERE id = %s", (season_id,)).fetchone()
-    return dict(row) if row else {}
-
-
-def season_list(conn: Conn) -> list[dict[str, Any]]:
-    """Every season, newest first, with its matches counted by status."""
-    rows = conn.execute(
-        "SELECT s.id, s.name, s.game, s.state, s.player_counts, s.created_at,"
-        " coalesce((SELECT jsonb_object_agg(status, n) FROM (SELECT status, count(*) AS n FROM matches"
-        "  WHERE season_id = s.id GROUP BY status) c), '{}') AS matches"
-        " FROM seasons s ORDER BY s.id DESC").fetchall()
-    return [dict(r) for r in rows]
-
-
-def season_of_match(conn: Conn, match_id: str) -> ActiveSeason | None:
-    """The active season a match belongs to, or None (a smoke match, or a season no longer active)."""
-    row = conn.execute("SELECT s.id, s.name, s.matches_in_flight FROM matches m JOIN seasons s ON s.id = m.season_id"
-                       " WHERE m.id = %s AND s.state = 'active'", (match_id,)).fetchone()
-    return ActiveSeason(row["id"], row["name"], row["matches_in_flight"]) if row else None
-
-
-SCHEDULE_LOCK_CLASS = 0x5C14  # the first key of the schedulers' two-key advisory locks (the second: ladder id)
-
-
-def lock_ladder_schedule(conn: Conn, ladder_id: int) -> None:
-    """One scheduler at a time per ladder until this transaction ends (appliers are not held up)."""
-    conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (SCHEDULE_LOCK_CLASS, ladder_id))
-
-
-def set_matches_in_flight(conn: Conn, season_id: int, count: int) -> None:
-    """Change how many matches per ladder the scheduler keeps going (0 lets a season drain)."""
-    conn.execute("UPDATE seasons SET matches_in_flight = %s WHERE id = %s", (count, season_id))
-
-
 def running_matches(db: Database) -> list[dict[str, Any]]:
     """The matches running now, with their lease owner and referee (operators' view, tests)."""
     with db.connection() as conn:

@@ -71,6 +71,12 @@ def in_flight_seats(conn: Conn, ladder_id: int) -> list[tuple[int, ...]]:
     return [tuple(r["seats"]) for r in rows]
 
 
+def ladder_match_count(conn: Conn, ladder_id: int) -> int:
+    """Matches ever scheduled on the ladder: the matchmaker's seed moves on with it."""
+    row = conn.execute("SELECT count(*) AS n FROM matches WHERE ladder_id = %s", (ladder_id,)).fetchone()
+    return int(row["n"]) if row else 0
+
+
 def new_match_id() -> str:
     """A match id chosen at scheduling (the matches table's pattern: URL-safe, at most 64)."""
     return secrets.token_hex(12)

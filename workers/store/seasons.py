@@ -1,5 +1,9 @@
 """Seasons and their ladders in the store: create, start, close (freezing the standings), read.
 
+Every read of a season lives here, for the scheduler, the Arena, the commands and the
+dashboard alike: the list of seasons, one season, its settings, its matches by status, the
+active ones.
+
 Every function runs inside the caller's transaction (``Database.connection()``), so a
 failure half-way (a bad carry-over source, a closed season) leaves nothing behind. Closing
 holds each ladder exclusively (`results.lock_ladder`, in ladder order), so no match is
@@ -17,12 +21,20 @@ from workers.matchmaking import MatchmakingParameters
 from workers.ratings import Rating, RatingParameters
 from workers.seasons import SeasonSpec, carried_over, check_transition
 
-from .database import Conn
+from .database import Conn, Row
 from .errors import Conflict, NotFound
 from .ladders import standings
 from .results import lock_ladder
 
 SEASON_CLOSED_VOID_REASON = "season closed before the match finished"
+MATCH_STATUSES = ("queued", "running", "finished", "void")
+
+
+@dataclass(frozen=True)
+class ActiveSeason:
+    id: int
+    name: str
+    matches_in_flight: int   # per ladder: what the scheduler keeps queued or running
 
 
 @dataclass(frozen=True)
@@ -155,6 +167,13 @@ def close_season(conn: Conn, name: str) -> Season:
     return get_season_by_id(conn, season.id)
 
 
+def season_details(conn: Conn, season: Season) -> dict[str, Any]:
+    """The summary with the season's settings and its matches by status: what `skyarena season show` and
+    the Arena's season calls answer."""
+    return {**season_summary(season), **season_settings(conn, season.id),
+            "matches": season_match_counts(conn, season.id)}
+
+
 def season_summary(season: Season) -> dict[str, Any]:
     """A JSON-ready description, for the command line and the Arena."""
     return {"id": season.id, "name": season.name, "game": season.game, "state": season.state,
@@ -162,3 +181,49 @@ def season_summary(season: Season) -> dict[str, Any]:
             "rating": season.rating.to_mapping(), "matchmaking": season.matchmaking.to_mapping(),
             "carry_over_from": season.carry_over_from, "sigma_inflation": season.sigma_inflation}
 
+
+def seasons(conn: Conn) -> list[Row]:
+    """Every season, newest first, with its ladders as {player count: ladder id} (a small table)."""
+    return list(conn.execute(
+        """SELECT s.id, s.name, s.game, s.state, s.player_counts, s.created_at, s.started_at, s.closed_at,
+                  coalesce(jsonb_object_agg(l.players, l.id) FILTER (WHERE l.id IS NOT NULL), '{}') AS ladders
+           FROM seasons s LEFT JOIN ladders l ON l.season_id = s.id
+           GROUP BY s.id ORDER BY s.id DESC"""))
+
+
+def season_match_counts(conn: Conn, season_id: int) -> dict[str, int]:
+    """The season's matches by status, only the statuses it has (index-only on ``matches_season_status``)."""
+    rows = conn.execute("SELECT status, count(*) AS n FROM matches WHERE season_id = %s GROUP BY status",
+                        (season_id,)).fetchall()
+    return {r["status"]: int(r["n"]) for r in rows}
+
+
+def season_progress(conn: Conn, season_id: int) -> dict[str, int]:
+    """The season's matches by status, every status named (0 when it has none): a progress bar's parts."""
+    return {**dict.fromkeys(MATCH_STATUSES, 0), **season_match_counts(conn, season_id)}
+
+
+def season_settings(conn: Conn, season_id: int) -> dict[str, Any]:
+    """The settings the play path reads from a season (clocks, strikes, options, matches in flight)."""
+    row = conn.execute("SELECT options, move_s, bank_s, first_move_s, strike_limit, matches_in_flight, created_at,"
+                       " started_at, closed_at FROM seasons WHERE id = %s", (season_id,)).fetchone()
+    return dict(row) if row else {}
+
+
+def active_seasons(conn: Conn, game: str | None = None) -> list[ActiveSeason]:
+    """The active seasons (of ``game`` only, if given: where a version that passed its smoke match plays next)."""
+    rows = conn.execute("SELECT id, name, matches_in_flight FROM seasons WHERE state = 'active'"
+                        " AND (%(game)s::text IS NULL OR game = %(game)s) ORDER BY id", {"game": game}).fetchall()
+    return [ActiveSeason(r["id"], r["name"], r["matches_in_flight"]) for r in rows]
+
+
+def season_of_match(conn: Conn, match_id: str) -> ActiveSeason | None:
+    """The active season a match belongs to, or None (a smoke match, or a season no longer active)."""
+    row = conn.execute("SELECT s.id, s.name, s.matches_in_flight FROM matches m JOIN seasons s ON s.id = m.season_id"
+                       " WHERE m.id = %s AND s.state = 'active'", (match_id,)).fetchone()
+    return ActiveSeason(row["id"], row["name"], row["matches_in_flight"]) if row else None
+
+
+def set_matches_in_flight(conn: Conn, season_id: int, count: int) -> None:
+    """Change how many matches per ladder the scheduler keeps going (0 lets a season drain)."""
+    conn.execute("UPDATE seasons SET matches_in_flight = %s WHERE id = %s", (count, season_id))

@@ -1,4 +1,6 @@
-"""Authors' bots in the store: submitted versions, their smoke match, their life on the ladders.
+"""Authors' bots in the store: submitting versions, their smoke match, their life on the ladders.
+
+The writes of a version's life; reading versions and matches is `versions.py` and `matches.py`.
 
 A version moves ``smoke`` (stored, its smoke match queued) -> ``active`` | ``failed``;
 ``active`` <-> ``paused`` (an organiser, or the matchmaker for a version that keeps
@@ -16,41 +18,19 @@ from typing import Any
 
 from psycopg.types.json import Jsonb
 
-from .accounts import token_hash
+from .accounts import account_id
 from .database import Conn
 from .errors import Conflict, NotFound
-from .queue import ActiveSeason
-from .versions import account_id, store_blob
+from .versions import store_blob, version
 
 SMOKE_ACCOUNT = "house"
 SMOKE_OPPONENT_NOTE = "the house opponent of smoke matches; never scheduled on a ladder"
-
-VERSION_SQL = """
-    SELECT v.id, v.number, v.status, v.status_message, v.archive_sha256, v.manifest, v.smoke_match_id,
-           v.created_at, v.status_changed_at, b.id AS bot_id, b.name AS bot, b.game, b.retired_at,
-           a.id AS account_id, a.name AS account
-    FROM bot_versions v JOIN bots b ON b.id = v.bot_id JOIN accounts a ON a.id = b.account_id"""
 
 
 @dataclass(frozen=True)
 class Submitted:
     version_id: int
     existing: bool      # the same archive was already a version of this bot
-
-
-def version(conn: Conn, version_id: int, *, lock: bool = False) -> dict[str, Any]:
-    row = conn.execute(VERSION_SQL + " WHERE v.id = %s" + (" FOR UPDATE OF v" if lock else ""),
-                       (version_id,)).fetchone()
-    if row is None:
-        raise NotFound(f"there is no version {version_id}: `skyarena bots` lists yours")
-    return dict(row)
-
-
-def bots(conn: Conn, owner_id: int | None, game: str = "") -> list[dict[str, Any]]:
-    """Bots (of ``owner_id``, or everyone's) with their versions, oldest first."""
-    rows = conn.execute(VERSION_SQL + " WHERE (%s::bigint IS NULL OR a.id = %s) AND (%s = '' OR b.game = %s)"
-                        " ORDER BY a.name, b.name, v.number", (owner_id, owner_id, game, game)).fetchall()
-    return [dict(r) for r in rows]
 
 
 def submit_version(conn: Conn, account: str, bot: str, game: str, archive: bytes,
@@ -140,80 +120,3 @@ def retire_bot(conn: Conn, owner_id: int, bot: str) -> int:
         conn.execute("UPDATE bot_versions SET status = 'retired', status_message = 'the bot was retired',"
                      " status_changed_at = now() WHERE bot_id = %s AND status IN ('active', 'paused')", (row["id"],))
     return int(row["id"])
-
-
-def account_by_name(conn: Conn, name: str) -> int:
-    row = conn.execute("SELECT id FROM accounts WHERE name = %s", (name,)).fetchone()
-    if row is None:
-        raise NotFound(f"there is no account {name!r}")
-    return int(row["id"])
-
-
-MATCH_SQL = """
-    SELECT m.id, m.kind, s.name AS season, m.game, m.players, m.status, m.end_reason, m.void_reason, m.finished_at,
-           m.completed_seq,
-           (SELECT jsonb_agg(jsonb_build_object('seat', p.seat, 'version_id', p.version_id, 'bot', b.name,
-                   'version', v.number, 'rank', p.rank, 'score', p.score, 'strikes', p.strikes,
-                   'forfeited', p.forfeited, 'account', a.name, 'account_id', a.id, 'faults', p.faults)
-                   ORDER BY p.seat)
-              FROM participants p JOIN bot_versions v ON v.id = p.version_id JOIN bots b ON b.id = v.bot_id
-              JOIN accounts a ON a.id = b.account_id WHERE p.match_id = m.id) AS seats
-    FROM matches m LEFT JOIN seasons s ON s.id = m.season_id"""
-
-
-def match(conn: Conn, match_id: str) -> dict[str, Any]:
-    row = conn.execute(MATCH_SQL + " WHERE m.id = %s", (match_id,)).fetchone()
-    if row is None:
-        raise NotFound(f"there is no match {match_id!r}: `skyarena matches VERSION` lists a version's matches")
-    return dict(row)
-
-
-def version_matches(conn: Conn, version_id: int, limit: int) -> list[dict[str, Any]]:
-    """The version's matches, newest first (unfinished ones first of all)."""
-    rows = conn.execute(MATCH_SQL + " WHERE m.id IN (SELECT match_id FROM participants WHERE version_id = %s)"
-                        " ORDER BY m.completed_seq DESC NULLS FIRST, m.created_at DESC LIMIT %s",
-                        (version_id, limit)).fetchall()
-    return [dict(r) for r in rows]
-
-
-def replay_data(conn: Conn, match_id: str) -> bytes | None:
-    row = conn.execute("SELECT data FROM replays WHERE match_id = %s", (match_id,)).fetchone()
-    return None if row is None else bytes(row["data"])
-
-
-def bot_log(conn: Conn, match_id: str, seat: int) -> dict[str, Any] | None:
-    row = conn.execute("SELECT seat, version_id, log, truncated FROM bot_logs WHERE match_id = %s AND seat = %s",
-                       (match_id, seat)).fetchone()
-    return None if row is None else dict(row)
-
-
-def smoke_log(conn: Conn, version_id: int) -> bytes | None:
-    row = conn.execute("SELECT smoke_log FROM bot_versions WHERE id = %s", (version_id,)).fetchone()
-    return None if row is None or row["smoke_log"] is None else bytes(row["smoke_log"])
-
-
-def version_ladders(conn: Conn, version_id: int, season_id: int) -> list[dict[str, Any]]:
-    """The ladders of the season the version has a rating on."""
-    rows = conn.execute("SELECT l.id, l.players FROM ladders l JOIN ratings r ON r.ladder_id = l.id"
-                        " WHERE l.season_id = %s AND r.version_id = %s ORDER BY l.players",
-                        (season_id, version_id)).fetchall()
-    return [dict(r) for r in rows]
-
-
-def active_seasons_of_game(conn: Conn, game: str) -> list[ActiveSeason]:
-    """The game's active seasons: where a version that passed its smoke match plays next."""
-    rows = conn.execute("SELECT id, name, matches_in_flight FROM seasons WHERE state = 'active' AND game = %s"
-                        " ORDER BY id", (game,)).fetchall()
-    return [ActiveSeason(r["id"], r["name"], r["matches_in_flight"]) for r in rows]
-
-
-def token_expiry(conn: Conn, token: str) -> Any:
-    """When the token expires (None: never)."""
-    row = conn.execute("SELECT expires_at FROM api_tokens WHERE token_hash = %s", (token_hash(token),)).fetchone()
-    return None if row is None else row["expires_at"]
-
-
-def version_of_smoke_match(conn: Conn, match_id: str) -> int | None:
-    """The version whose smoke match ``match_id`` is (None: a rated match, or an unknown one)."""
-    row = conn.execute("SELECT id FROM bot_versions WHERE smoke_match_id = %s", (match_id,)).fetchone()
-    return None if row is None else int(row["id"])

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from psycopg.types.json import Jsonb
 
+from .accounts import account_id
 from .database import Conn
-from .versions import account_id, store_blob
+from .versions import store_blob
 
 PLACEHOLDER_ARCHIVE = b"synthetic bot: no code"
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from .database import Conn
 from .errors import Conflict
-from .submissions import SMOKE_ACCOUNT, SMOKE_OPPONENT_NOTE, set_status, version
+from .submissions import SMOKE_ACCOUNT, SMOKE_OPPONENT_NOTE, set_status
+from .versions import version
 
 
 def pause_version(conn: Conn, version_id: int, reason: str) -> None:

@@ -1,19 +1,20 @@
 """Tokens and ownership on the real Arena: wrong, expired, revoked and under-scoped tokens are
 refused with what to do; one author never reads another's logs nor retires or pauses their bot;
-organiser calls run seasons and issue tokens."""
+organiser calls run seasons and issue tokens; a token gets the same verdict from every service."""
 
 from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import grpc
 import pytest
 
 from skyarena.v1 import arena_pb2 as pb
-from workers.store.accounts import revoke_token
+from workers.store.accounts import TokenRefused, check_token, revoke_token
 
-from .support import GOOD_BOT, ArenaUnderTest, manifest, tar_archive
+from .support import GOOD_BOT, ArenaUnderTest, cli, manifest, tar_archive
 
 
 def _refused(call: object, *args: object) -> grpc.RpcError:
@@ -116,3 +117,24 @@ def test_organisers_run_seasons_pause_versions_and_issue_tokens(arena: ArenaUnde
     assert twice.code() == grpc.StatusCode.FAILED_PRECONDITION and "only an active version" in twice.details()
     back = arena.call("ReinstateVersion", pb.VersionStatusRequest(version_id=submitted.version.id), organiser)
     assert back.status == "active"
+
+
+@pytest.mark.parametrize("padded", [" {}", "{} ", "{}\n", "{}\t"], ids=["leading space", "trailing space",
+                                                                      "line break", "tab"])
+def test_a_token_with_whitespace_gets_one_verdict_from_every_service(arena: ArenaUnderTest, database_url: str,
+                                                                     tmp_path: Path, padded: str) -> None:
+    token = arena.token("olga", "organiser")
+    sent = padded.format(token)
+    with arena.db.connection() as conn, pytest.raises(TokenRefused) as store_verdict:
+        check_token(conn, sent, "organiser")  # the dashboard's sign-in calls this very function
+    verdict = str(store_verdict.value)
+    assert "paste it again without them" in verdict
+
+    if "\n" not in sent and "\t" not in sent:  # gRPC metadata cannot carry a line break or a tab at all
+        refused = _refused(arena.call, "ListBots", pb.ListBotsRequest(), sent)
+        assert refused.code() == grpc.StatusCode.UNAUTHENTICATED and refused.details() == verdict
+
+    command = cli(tmp_path, "season", "list", "--database-url", database_url, "--token", sent)
+    assert command.exit_code == 2 and verdict in command.output, command.output
+
+    assert arena.call("ListBots", pb.ListBotsRequest(), token).bots == []  # the token as issued is fine

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from referee.games import State
+from .state import State
 
 # Games whose every action is announced at the table (see the module docstring).
 PUBLIC_MOVES: frozenset[str] = frozenset()

@@ -1,4 +1,4 @@
-"""A season's stored settings (JSON objects) read back into frozen parameter dataclasses."""
+"""A season's stored parameters (rating, matchmaking: JSON objects) read back into frozen dataclasses."""
 
 from __future__ import annotations
 
