@@ -9,7 +9,7 @@ from typing import Any
 
 from ..core import OptionSpec
 from ..core.setup_fields import SetupFields, is_integer
-from . import actions as A
+from . import actions
 from .data import (
     ACTION0,
     COPIES_PER_ACTION,
@@ -171,12 +171,12 @@ class Config:
     lines: tuple[Line, ...] = ()
     codes: tuple[int, ...] = ()
     index_of_code: dict[int, int] = field(default_factory=dict)
-    place: tuple[A.Move, ...] = ()
-    take_discard: tuple[A.Move, ...] = ()
-    reveal: tuple[A.Move, ...] = ()
-    pick: tuple[tuple[A.Move, ...], ...] = ()
-    remove: tuple[tuple[A.Move, ...], ...] = ()
-    look: tuple[tuple[tuple[Line, A.Move], ...], ...] = ()
+    place: tuple[actions.Move, ...] = ()
+    take_discard: tuple[actions.Move, ...] = ()
+    reveal: tuple[actions.Move, ...] = ()
+    pick: tuple[tuple[actions.Move, ...], ...] = ()
+    remove: tuple[tuple[actions.Move, ...], ...] = ()
+    look: tuple[tuple[tuple[Line, actions.Move], ...], ...] = ()
     line_by_code: dict[int, Line] = field(default_factory=dict)
 
     @staticmethod
@@ -195,11 +195,11 @@ class Config:
             size=layout.size, full_mask=(1 << layout.size) - 1, reveals=layout.reveals,
             row_mode=bool(types) and not single, defense=DEFENSE in types, lines=lines, codes=codes,
             index_of_code={c: i for i, c in enumerate(codes)},
-            place=tuple(A.PLACE[c] for c in codes), take_discard=tuple(A.TAKE_DISCARD[c] for c in codes),
-            reveal=tuple(A.REVEAL[c] for c in codes),
-            pick=tuple(tuple(A.PICK[s][c] for c in codes) for s in range(players)),
-            remove=tuple(tuple(A.REMOVE[s][c] for c in codes) for s in range(players)),
-            look=tuple(tuple((line, A.LOOK[s][line.code]) for line in lines) for s in range(players)),
+            place=tuple(actions.PLACE[c] for c in codes), take_discard=tuple(actions.TAKE_DISCARD[c] for c in codes),
+            reveal=tuple(actions.REVEAL[c] for c in codes),
+            pick=tuple(tuple(actions.PICK[s][c] for c in codes) for s in range(players)),
+            remove=tuple(tuple(actions.REMOVE[s][c] for c in codes) for s in range(players)),
+            look=tuple(tuple((line, actions.LOOK[s][line.code]) for line in lines) for s in range(players)),
             line_by_code={line.code: line for line in lines},
         )
 
@@ -261,8 +261,8 @@ class Setup:
         if not isinstance(raw, dict):
             FIELDS.fail(f"setup must be an object with any of the keys {', '.join(SETUP_KEYS)}; got {raw!r}.")
         FIELDS.known_keys(raw, SETUP_KEYS, "setup: ")
-        cfg = Config.from_options(players, options)      # the layout, stars and types the deal must fit
-        layout, stars, types = cfg.layout, cfg.stars, cfg.types
+        config = Config.from_options(players, options)      # the layout, stars and types the deal must fit
+        layout, stars, types = config.layout, config.stars, config.types
         out = Setup()
         if "grids" in raw:
             grids = _list(raw["grids"], "grids", players)
@@ -295,7 +295,7 @@ class Setup:
         if out.discard and out.discard[-1] >= ACTION0:
             FIELDS.fail("setup.discard: the top card of the main discard pile must be a number or a star.")
         for key in ("action_deck", "action_row"):
-            if key in raw and not cfg.row_mode:
+            if key in raw and not config.row_mode:
                 FIELDS.fail(f"setup.{key}: this game has no action deck/row (simple or single-deck variant); "
                             "remove it.")
         if "action_deck" in raw:
@@ -331,18 +331,18 @@ class Setup:
                 if value not in names:
                     FIELDS.fail(f"setup.lock[{s}] must be null, \"rows\" or \"columns\", got {value!r}.")
             out.lock = [names[v] for v in locks]
-        out._check_counts(cfg)
+        out._check_counts(config)
         return out
 
-    def _check_counts(self, cfg: Config) -> None:
+    def _check_counts(self, config: Config) -> None:
         """Without an explicit deck, the given cards come out of the standard composition."""
-        types = cfg.types
+        types = config.types
         if self.deck is None:
             used = Counter(c for grid in self.grids or [] for c in grid) + Counter(self.discard or [])
-            available = Counter(number_deck(cfg.stars))
+            available = Counter(number_deck(config.stars))
             for card, n in sorted(used.items()):
                 if card >= ACTION0:
-                    if not cfg.single:
+                    if not config.single:
                         FIELDS.fail(f"setup: action card {TYPE_NAMES[card - ACTION0]!r} in a grid or the discard pile "
                                     "needs single_deck>0 or an explicit setup.deck.")
                     if card - ACTION0 not in types:
@@ -352,10 +352,10 @@ class Setup:
                     FIELDS.fail(f"setup uses {n} cards {shown!r} but the deck has only {available[card]}; fix the "
                                 "grids/discard, or give setup.deck explicitly.")
             actions_used = sum(n for card, n in used.items() if card >= ACTION0)
-            if actions_used > cfg.single:
+            if actions_used > config.single:
                 FIELDS.fail(f"setup places {actions_used} action cards in grids/discard but single_deck is "
-                            f"{cfg.single}; raise single_deck or give setup.deck explicitly.")
-        if self.action_deck is None and cfg.row_mode:
+                            f"{config.single}; raise single_deck or give setup.deck explicitly.")
+        if self.action_deck is None and config.row_mode:
             used = (Counter(t for t in self.action_row or [] if t >= 0)
                     + Counter(t for cards in self.held or [] for t in cards) + Counter(self.action_discard or []))
             for t, n in used.items():
