@@ -285,7 +285,8 @@ def test_an_empty_action_deck_is_rebuilt_from_the_action_discard_pile() -> None:
     state = fixed(2, setup={"action_row": ["look", "meteor", "look", "meteor"], "action_deck": [],
                             "action_discard": ["swap-own", "draw-three"]})
     play(state, "take-action", "take look")
-    assert state.action_row[0] in (T["swap-own"], T["draw-three"]) and len(state.action_deck) == 1 and state.action_discard == []
+    assert state.action_row[0] in (T["swap-own"], T["draw-three"])
+    assert len(state.action_deck) == 1 and state.action_discard == []
     assert any(e[0] == "c" and e[1] == "action-reshuffle" for e in state.history())
     play(state, "take-action", "take deck")
     play(state, "take-action", "take meteor")                     # nothing left: the row keeps a gap
