@@ -19,9 +19,11 @@ from .cards import Trick
 if TYPE_CHECKING:
     from .state import OddballState
 
+
 CAPTURE_ACTIONS = list(CAPTURES.values())  # the notation's own actions, in its order: top, deck
 ANNOUNCE_ACTIONS = list(ANNOUNCES)
 _RIG_CACHE: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+
 
 def _rig_orders(positions: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Every new order of the rigged positions except the unchanged one."""
@@ -51,6 +53,8 @@ def discard_orders(pattern: tuple[int, ...]) -> list[Any]:
                 cached.append(discard(order))
         _DISCARD_LISTS[pattern] = cached
     return cached
+
+
 _PLAY_LISTS: dict[tuple[int, int, bool, bool, bool, bool], list[Any]] = {}
 
 
@@ -105,7 +109,10 @@ def prepare_actions(state: OddballState, seat: int) -> list[Any]:
         _PREPARE_LISTS[key] = cached
     return cached
 
+
 def play_actions(state: OddballState, seat: int) -> list[Any]:
+    """The Step 3 choices of ``seat``: which tricks it may use depends on its top three cards
+    and on whether a Rig or limit already used its Top Card's trick."""
     up = state.up[seat]
     n = len(up)
     if n == 0:

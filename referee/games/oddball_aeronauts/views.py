@@ -110,6 +110,7 @@ def public(state: OddballState) -> dict[str, Any]:
         "box": len(state.box),
     }
 
+
 def discarding(state: OddballState, seen: int) -> dict[str, Any] | None:
     """In the ``discard`` phase: whose cards go down together and which (in deck order),
     each shown only to a viewer that has seen it (``seen``: the viewer's mask)."""
@@ -120,6 +121,7 @@ def discarding(state: OddballState, seen: int) -> dict[str, Any] | None:
     return {"seat": state.orders[0][0],
             "cards": [ids[u] if seen & bit[u] else None for u in state.order_group()]}
 
+
 def _seat_public(state: OddballState, seat: int) -> dict[str, Any]:
     table = state.table
     return {
@@ -129,6 +131,7 @@ def _seat_public(state: OddballState, seat: int) -> dict[str, Any]:
         "next_round": [{"card": table.ids[uid], "top_right": table.cards[uid].trick.top_right}  # type: ignore[union-attr]
                        for uid in state.nr_active[seat]],
     }
+
 
 def observation(state: OddballState, seat: int) -> dict[str, Any]:
     """What ``seat`` may know: the public view, its own face-up cards and the face-down
