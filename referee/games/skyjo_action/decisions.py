@@ -15,10 +15,13 @@ from . import actions
 from .actions import Move
 from .data import ACTION0, DEFENSE, EMPTY, LOOK, METEOR, REACTIVATION, SWAP_OTHER, SWAP_OWN, THIEF
 from .frames import (
+    DRAW,
+    PLACE,
+    PLACED,
+    REVEAL,
     Activate,
     Check,
     Defend,
-    Draw,
     Drawn,
     Effect,
     Hit,
@@ -32,7 +35,6 @@ from .frames import (
     OwnFirstPick,
     OwnSecondPick,
     Place,
-    Placed,
     Replay,
     Reveal,
     StarChoice,
@@ -95,7 +97,7 @@ def legal_turn(state: State, frame: Turn) -> list[Move]:
 def apply_turn(state: State, frame: Turn, move: Move) -> None:
     seat = frame.seat
     if move is actions.DRAW:
-        state.stack[-1] = Draw(seat)
+        state.stack[-1] = DRAW[seat]
     elif move.verb == "take-discard":
         state.stack.pop()
         state.place_card(seat, state.config.index_of_code[move.arg], state.discard.pop())
@@ -141,9 +143,9 @@ def legal_drawn(state: State, frame: Drawn) -> list[Move]:
 def apply_drawn(state: State, frame: Drawn, move: Move) -> None:
     if move is actions.DISCARD:
         state.discard.append(frame.card)
-        state.stack[-1] = Reveal(frame.seat)
+        state.stack[-1] = REVEAL[frame.seat]
     else:
-        state.stack[-1] = Place(frame.seat, frame.card)
+        state.stack[-1] = PLACE[frame.seat][frame.card]
 
 
 def legal_place(state: State, frame: Place) -> list[Move]:
@@ -167,7 +169,7 @@ def apply_reveal(state: State, frame: Reveal, move: Move) -> None:
     state.stack.pop()
     state.up[seat] |= 1 << position
     state.forget(seat, 1 << position)
-    state.stack.append(Placed(seat, position))
+    state.stack.append(PLACED[seat][position])
 
 
 # ----- what a placed or revealed card leads to ------------------------------------------------
@@ -407,3 +409,5 @@ DECISIONS: dict[type, Decision] = {
     Replay: Decision("replay", legal_replay, apply_replay, REACTIVATION),
     Defend: Decision("defend", legal_defend, apply_defend),
 }
+# The driver asks for the legal moves after every step: straight from the class, one lookup.
+LEGAL_MOVES = {kind: decision.legal for kind, decision in DECISIONS.items()}

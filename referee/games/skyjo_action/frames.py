@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from .actions import CARDS, MAX_SEATS
+
 # ----- automatic steps ----------------------------------------------------------------------
 
 
@@ -299,6 +301,19 @@ SNAPSHOT_NAMES: dict[type, str] = {
     OwnSecondPick: "own2", MeteorTarget: "mtarget", Steal: "steal", Replay: "replay", Defend: "defend",
     SwapHit: "swap", LookHit: "look", MeteorHit: "meteor", StealHit: "steal",
 }
+
+
+# The frames every turn pushes, built once (as the actions are): a NamedTuple costs several
+# times a plain tuple to construct, and a turn pushes half a dozen of them.
+_SEATS = range(MAX_SEATS)
+NEXT = Next()
+REGULAR_TURN = tuple(Turn(seat, 0) for seat in _SEATS)
+DRAW = tuple(Draw(seat) for seat in _SEATS)
+REVEAL = tuple(Reveal(seat) for seat in _SEATS)
+DRAWN = tuple({card: Drawn(seat, card) for card in CARDS} for seat in _SEATS)
+PLACE = tuple({card: Place(seat, card) for card in CARDS} for seat in _SEATS)
+PLACED = tuple(tuple(Placed(seat, p) for p in range(12)) for seat in _SEATS)
+CHECK_ONE = tuple(tuple(Check(seat, 1 << p) for p in range(12)) for seat in _SEATS)
 
 
 def _snapshot_repr(frame: Any) -> str:

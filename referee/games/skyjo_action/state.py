@@ -25,8 +25,21 @@ from . import rules, views
 from .actions import NONE, Move, parse_move
 from .config import Config, Setup
 from .data import ACTION0, CARD_JSON, DEFENSE, EMPTY, POSITIONS_OF_MASK, ROW_SIZE, Line, number_deck
-from .decisions import DECISIONS
-from .frames import AnyHit, Defend, Frame, Hit, Hold, Next, Opening, Placed, SetupReveal, Top, Turn
+from .decisions import DECISIONS, LEGAL_MOVES
+from .frames import (
+    NEXT,
+    PLACED,
+    REGULAR_TURN,
+    AnyHit,
+    Defend,
+    Frame,
+    Hit,
+    Hold,
+    Opening,
+    SetupReveal,
+    Top,
+    Turn,
+)
 from .steps import AUTOMATIC
 
 
@@ -263,11 +276,12 @@ class SkyjoActionState(State):
         stack = self.stack
         while stack:
             frame = stack[-1]
-            auto = AUTOMATIC.get(type(frame))
+            kind = type(frame)
+            auto = AUTOMATIC.get(kind)
             if auto is not None:
                 auto(self, frame)
                 continue
-            legal = DECISIONS[type(frame)].legal(self, frame)
+            legal = LEGAL_MOVES[kind](self, frame)
             if legal:
                 self._legal = tuple(legal)
                 return
@@ -445,7 +459,7 @@ class SkyjoActionState(State):
         bit = 1 << p
         self.up[seat] |= bit
         self.forget(seat, bit)
-        self.stack.append(Placed(seat, p))
+        self.stack.append(PLACED[seat][p])
         if old >= ACTION0:
             self.stack.append(Hold(seat, old - ACTION0))
         else:
@@ -564,5 +578,5 @@ class SkyjoActionState(State):
     def begin_turn(self, seat: int) -> None:
         self.current = seat
         self.turn_no += 1
-        self.stack.append(Next())
-        self.stack.append(Turn(seat, 0))
+        self.stack.append(NEXT)
+        self.stack.append(REGULAR_TURN[seat])

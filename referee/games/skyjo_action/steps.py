@@ -26,9 +26,10 @@ from .data import (
     THIEF,
 )
 from .frames import (
+    CHECK_ONE,
+    DRAWN,
     Check,
     Draw,
-    Drawn,
     DrawThree,
     Effect,
     Frame,
@@ -165,7 +166,7 @@ def placed(state: State, frame: Placed) -> None:
         _found_action_card(state, seat, p, card, 1)
         return
     state.trigger_round_end(seat)
-    state.stack.append(Check(seat, 1 << p))
+    state.stack.append(CHECK_ONE[seat][p])
     if card == STAR and state.config.row_mode:
         state.stack.append(StarChoice(seat, 0))
 
@@ -189,7 +190,7 @@ def draw(state: State, frame: Draw) -> None:
     elif card >= ACTION0:
         state.stack.append(Hold(seat, card - ACTION0))   # then draw again: the replacement
     else:
-        state.stack[-1] = Drawn(seat, card)
+        state.stack[-1] = DRAWN[seat][card]
 
 
 def draw_three(state: State, frame: DrawThree) -> None:
