@@ -54,10 +54,6 @@ DEFAULT = Setup(0, None, 0, APPROACH_TOKENS, 0, 0, 0, 0, 0, 0, REROLL_ROUNDS, (N
 FIELDS = SetupFields("sky-team: option 'setup': {} (see referee/games/sky_team/README.md, 'setup').")
 
 
-def _int(data: dict[str, Any], key: str, low: int, high: int, default: int) -> int:
-    return FIELDS.integer(data.get(key, default), repr(key), low, high)
-
-
 def _dice_list(where: str, value: Any, exact: int | None) -> tuple[int, ...]:
     if not isinstance(value, list) or any(not is_integer(v) or not 1 <= v <= FACES
                                           for v in value):
@@ -87,7 +83,7 @@ def parse_setup(raw: Any) -> Setup:
     if not isinstance(raw, dict):
         FIELDS.fail(f"it must be a JSON object (or null), got {type(raw).__name__}")
     FIELDS.known_keys(raw, KEYS)
-    start = _int(raw, "round", 1, ROUNDS, 1) - 1
+    start = FIELDS.integer(raw.get("round", 1), "'round'", 1, ROUNDS) - 1
     if "altitude" in raw:
         alt = raw["altitude"]
         if alt not in ALTITUDES or isinstance(alt, bool):
@@ -107,7 +103,7 @@ def parse_setup(raw: Any) -> Setup:
         else:
             FIELDS.fail(f"'first_placer' must be 'pilot' or 'copilot' (or seat 0 / 1), got {fp!r}")
     airport = len(APPROACH_TOKENS)
-    position = _int(raw, "position", 1, airport, 1) - 1
+    position = FIELDS.integer(raw.get("position", 1), "'position'", 1, airport) - 1
     # Without 'tokens', the published ones from the current position on (those behind were cleared).
     tokens = (0,) * position + APPROACH_TOKENS[position:]
     if "tokens" in raw:
@@ -123,17 +119,17 @@ def parse_setup(raw: Any) -> Setup:
     if start == FINAL_ROUND and position != airport - 1:
         FIELDS.fail(f"the landing round ('round' {ROUNDS}) starts only at the airport: set 'position' to {airport} "
                     "or start an earlier round (elsewhere the plane has crashed)")
-    tilt = _int(raw, "axis", -(SPIN_TILT - 1), SPIN_TILT - 1, 0)
+    tilt = FIELDS.integer(raw.get("axis", 0), "'axis'", -(SPIN_TILT - 1), SPIN_TILT - 1)
     gear = 0
     if "gear" in raw:
         g = raw["gear"]
         if not isinstance(g, list) or len(g) != len(GEAR_VALUES) or any(not isinstance(v, bool) for v in g):
             FIELDS.fail(f"'gear' must list {len(GEAR_VALUES)} booleans (true = that landing gear is down), got {g!r}")
         gear = sum(1 << k for k, down in enumerate(g) if down)
-    flaps = _int(raw, "flaps", 0, len(FLAP_VALUES), 0)
-    brakes = _int(raw, "brakes", 0, len(BRAKE_VALUES), 0)
-    coffee = _int(raw, "coffee", 0, COFFEE_MAX, 0)
-    rerolls = _int(raw, "rerolls", 0, MAX_REROLLS_HELD, 0)
+    flaps = FIELDS.integer(raw.get("flaps", 0), "'flaps'", 0, len(FLAP_VALUES))
+    brakes = FIELDS.integer(raw.get("brakes", 0), "'brakes'", 0, len(BRAKE_VALUES))
+    coffee = FIELDS.integer(raw.get("coffee", 0), "'coffee'", 0, COFFEE_MAX)
+    rerolls = FIELDS.integer(raw.get("rerolls", 0), "'rerolls'", 0, MAX_REROLLS_HELD)
     reroll_rounds = tuple(r for r in REROLL_ROUNDS if r >= start)
     if "reroll_rounds" in raw:
         rr = raw["reroll_rounds"]
