@@ -3,8 +3,9 @@ many seeded random games, checks at every step. A new game gets it by registerin
 
 ``SKYARENA_INVARIANT_GAMES`` sets the number of random games per game and player count
 (default 40; long games stop at 8 once 20,000 steps are checked). The deep checks (clones,
-hidden-information resampling, illegal input, wrong seats and argument types) run on every
-step of the first games and on a sample of steps of the rest, sparser late in long games.
+hidden-information resampling, illegal input, notation legal elsewhere in the game, wrong
+seats and argument types) run on every step of the first games and on a sample of steps of
+the rest, sparser late in long games.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from referee.games import (
 )
 from referee.games.core import replay as replay_io
 from referee.games.core.playout import random_joint_action
+from tests.games.foreign_notation import refused_unless_legal
 
 GAMES_PER_CASE = int(os.environ.get("SKYARENA_INVARIANT_GAMES", "40"))
 MIN_GAMES = 8           # long games (wars of thousands of decisions) stop after this many
@@ -38,6 +40,7 @@ DEEP_GAMES = 3          # games checked deeply at every step
 DEEP_EVERY = 7          # afterwards, deep checks every this many steps...
 LONG_GAME = 300         # ...and past this step of a long game (wars of thousands of
 LONG_EVERY = 41         # decisions), every this many: late positions stay covered, cheaply
+FOREIGN_TRIES = 6       # notations seen elsewhere in the walk, tried at each deeply checked step
 
 CASES = [(name, n) for name, spec in sorted(GAMES.items()) for n in spec.player_counts()]
 RNG_WORDS = ("seed", "rng", "counter")
@@ -54,7 +57,9 @@ def _legal_strings(state: State, seat: int) -> list[str]:
     return [str(a) for a in state.legal_actions(seat)]
 
 
-def _check_actions(state: State) -> None:
+def _check_actions(state: State) -> list[str]:
+    """Checks the legal actions of every seat; returns the movers' notations."""
+    notations: list[str] = []
     movers = state.to_move()
     assert len(set(movers)) == len(movers), "to_move() repeats a seat"
     for seat in range(state.players):
@@ -64,6 +69,7 @@ def _check_actions(state: State) -> None:
             continue
         assert legal, f"seat {seat} is to move but has no legal action"
         texts = [str(a) for a in legal]
+        notations += texts
         assert len(set(texts)) == len(texts), f"duplicate canonical strings: {texts}"
         for action, text in zip(legal, texts):
             hash(action)
@@ -71,6 +77,7 @@ def _check_actions(state: State) -> None:
             assert not isinstance(action, int), f"{text!r}: an action must not be an int"
             assert state.parse_action(seat, text) == action, f"{text!r} does not parse back"
             assert state.is_legal(seat, action)
+    return notations
 
 
 def _check_views(state: State) -> None:
@@ -114,6 +121,23 @@ def _check_illegal_input(state: State, rng: random.Random) -> None:
                 with pytest.raises(IllegalAction):
                     state.apply(joint)
                 assert state.state_hash() == before
+
+
+def _check_foreign_notation(state: State, seen: dict[str, None], rng: random.Random) -> None:
+    """Notation legal elsewhere in the game is legal here or refused, the state untouched.
+    Text of one kind of decision can equal another kind's action as a value (tuples of
+    different classes compare by their fields), so each is tried by parse_action and apply.
+    The hash is compared after each try; history and views, dearer, once after all (a
+    change would persist)."""
+    movers = state.to_move()
+    digest, history = state.state_hash(), state.history()
+    views = [state.observation(seat) for seat in range(state.players)]
+    for text in rng.sample(list(seen), min(FOREIGN_TRIES, len(seen))):
+        refused = refused_unless_legal(state, movers[rng.randrange(len(movers))], text, rng)
+        assert not refused or state.state_hash() == digest, f"refused {text!r}, legal elsewhere, changed the state"
+    assert state.history() == history, "notation legal elsewhere in the game was refused but changed the history"
+    assert [state.observation(seat) for seat in range(state.players)] == views, (
+        "notation legal elsewhere in the game was refused but changed a view")
 
 
 def _check_wrong_arguments(state: State, rng: random.Random) -> None:
@@ -169,15 +193,18 @@ def _check_no_leak(state: State, seed: int, changed: list[int]) -> None:
 def _play_checked(game: str, players: int, seed: int, deep: bool, stats: dict[str, Any]) -> State:
     state = make(game, players, seed=seed)
     policy = random.Random(seed)
+    probe = random.Random(seed + 1)  # apart from the policy, so the walks stay as they were
+    seen: dict[str, None] = {}       # every notation legal somewhere in this walk, in order met
     clones: list[tuple[State, str]] = []
     limit = GAMES[game].max_decisions
     step = 0
     while not state.is_over():
         assert state.result() is None, "result() before the game is over"
-        _check_actions(state)
+        seen.update(dict.fromkeys(_check_actions(state)))
         if (deep and step < LONG_GAME) or step % (DEEP_EVERY if step < LONG_GAME else LONG_EVERY) == 0:
             _check_views(state)
             _check_illegal_input(state, policy)
+            _check_foreign_notation(state, seen, probe)
             _check_wrong_arguments(state, policy)
             _check_no_leak(state, seed + step, stats["resampled_changed"])
             twin = state.clone()

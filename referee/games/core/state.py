@@ -117,7 +117,7 @@ class State(ABC):
                 f"{self.game}: parse_action: text must be a string in the game's action notation "
                 f"(str() of a legal action), got {type(text).__name__} {text!r}."
             )
-        return self._parse_action(seat, text)
+        return self._parsed_legal(seat, text)
 
     def is_legal(self, seat: int, action: Any) -> bool:
         """Whether ``action`` (an action value, not its notation) is legal for ``seat`` now."""
@@ -131,6 +131,18 @@ class State(ABC):
                 f"{self.game}: {call}: seat must be an integer from 0 to {self.players - 1} "
                 f"(this game has {self.players} players), got {seat!r}."
             )
+
+    def _parsed_legal(self, seat: int, text: str) -> Any:
+        """The game's parse of ``text``, refused unless a legal action of its very class
+        equals it. Games parse text into a value and test it with ``_is_legal``, which
+        compares by value: tuple actions of different kinds compare equal when their fields
+        do (Oddball's ``protect 1`` equals ``Announce(1)``, its ``ready`` equals ``play 0``),
+        and text naming one kind of decision would pass as another and crash ``_apply``
+        half-way. The class check here holds for every game's parser, present or future."""
+        action = self._parse_action(seat, text)
+        if not self._same_class(seat, action):
+            raise IllegalAction(self._illegal_message(seat, str(action)))
+        return action
 
     def _parse_action(self, seat: int, text: str) -> Any:
         """Games with a parser override this to parse once and say why a well-formed action
@@ -171,7 +183,7 @@ class State(ABC):
         for seat in movers:
             action = actions[seat]
             if isinstance(action, str):
-                action = self._parse_action(seat, action)
+                action = self._parsed_legal(seat, action)
             elif not _is_action_value(action) or not self._is_legal(seat, action) \
                     or not self._same_class(seat, action):
                 raise IllegalAction(self._not_an_action_message(seat, action))

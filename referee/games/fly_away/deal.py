@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from ..core.errors import OptionError
+from ..core.setup_fields import SetupFields
 from .data import PENALTIES, SCORING_INDEX, SCORING_PILES, SCORING_TYPES, TYPE_OF, deck_for
 from .geometry import SLOT_COUNT, anchors_for, is_connected
 from .rules import EMPTY, KEEP, SWAPS, begin_play, complete_formations, display_mask_of, refill_display
@@ -19,10 +19,7 @@ if TYPE_CHECKING:
 
 GAME = "fly-away"
 SETUP_KEYS = ("deck", "display", "scoring", "kept", "penalties", "formations", "penalties_taken", "lead", "to_move")
-
-
-def _error(what: str) -> OptionError:
-    return OptionError(f"{GAME}: option 'setup': {what} (the format is in referee/games/fly_away/README.md).")
+FIELDS = SetupFields(f"{GAME}: option 'setup': {{}} (the format is in referee/games/fly_away/README.md).")
 
 
 def keep_sizes(options: dict[str, Any]) -> tuple[int, ...]:
@@ -35,23 +32,12 @@ def _seat_lists(setup: dict[str, Any], key: str, players: int) -> list[list[Any]
     if value is None:
         return None
     if not isinstance(value, list) or len(value) != players or not all(isinstance(v, list) for v in value):
-        raise _error(f"'{key}' must be a list of {players} lists, one per seat")
-    return value
-
-
-def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _error(f"{what} must be an integer, not {value!r}")
+        raise FIELDS.error(f"'{key}' must be a list of {players} lists, one per seat")
     return value
 
 
 def _seat(setup: dict[str, Any], key: str, players: int, default: int) -> int:
-    if key not in setup:
-        return default
-    seat = _int(setup[key], f"'{key}'")
-    if not 0 <= seat < players:
-        raise _error(f"'{key}' must be a seat from 0 to {players - 1}, not {seat}")
-    return seat
+    return FIELDS.seat(setup[key], f"'{key}'", players) if key in setup else default
 
 
 def deal(state: FlyAwayState) -> None:
@@ -62,21 +48,19 @@ def deal(state: FlyAwayState) -> None:
     if setup is None:
         setup = {}
     elif not isinstance(setup, dict):  # [], 0, "" and false too: only null means "no setup"
-        raise _error(f"must be a JSON object (or null for a random deal), not {setup!r}")
-    unknown = sorted(set(setup) - set(SETUP_KEYS))
-    if unknown:
-        raise _error(f"unknown key {unknown[0]!r}; known keys: {', '.join(SETUP_KEYS)}")
+        raise FIELDS.error(f"must be a JSON object (or null for a random deal), not {setup!r}")
+    FIELDS.known_keys(setup, SETUP_KEYS)
 
     allowed = set(deck_for(players))
     seen: set[int] = set()
 
     def bird(value: Any, where: str) -> int:
-        card = _int(value, f"a bird card in {where}")
+        card = FIELDS.integer(value, f"a bird card in {where}")
         if card not in allowed:
-            raise _error(f"bird card {card} in {where} is not used with {players} players "
+            raise FIELDS.error(f"bird card {card} in {where} is not used with {players} players "
                          f"(cards without an icon or with an icon up to {players}; see data/birds.json)")
         if card in seen:
-            raise _error(f"bird card {card} appears twice")
+            raise FIELDS.error(f"bird card {card} appears twice")
         seen.add(card)
         return card
 
@@ -85,26 +69,26 @@ def deal(state: FlyAwayState) -> None:
     for seat, entries in enumerate(_seat_lists(setup, "formations", players) or []):
         for entry in entries:
             if not isinstance(entry, list) or len(entry) != 3:
-                raise _error(f"each card of seat {seat}'s formation must be [row, col, card id], not {entry!r}")
-            cell = (_int(entry[0], "a row"), _int(entry[1], "a column"))
+                raise FIELDS.error(f"each card of seat {seat}'s formation must be [row, col, card id], not {entry!r}")
+            cell = (FIELDS.integer(entry[0], "a row"), FIELDS.integer(entry[1], "a column"))
             if cell in cells[seat]:
-                raise _error(f"seat {seat}'s formation has two cards at {list(cell)}")
+                raise FIELDS.error(f"seat {seat}'s formation has two cards at {list(cell)}")
             cells[seat][cell] = bird(entry[2], f"seat {seat}'s formation")
         if cells[seat] and not is_connected(cells[seat]):
-            raise _error(f"seat {seat}'s formation is not connected; every card must touch the others")
+            raise FIELDS.error(f"seat {seat}'s formation is not connected; every card must touch the others")
         if cells[seat] and not anchors_for(list(cells[seat])):
-            raise _error(f"seat {seat}'s formation does not fit the 3/4/5 wedge")
+            raise FIELDS.error(f"seat {seat}'s formation does not fit the 3/4/5 wedge")
 
     # Display and draw pile.
     display = [EMPTY] * SLOT_COUNT
     given_display = setup.get("display")
     if given_display is not None:
         if not isinstance(given_display, list) or len(given_display) != SLOT_COUNT:
-            raise _error(f"'display' must list {SLOT_COUNT} entries (card id or null), T1..T3, M1..M4, B1..B5")
+            raise FIELDS.error(f"'display' must list {SLOT_COUNT} entries (card id or null), T1..T3, M1..M4, B1..B5")
         display = [EMPTY if v is None else bird(v, "the display") for v in given_display]
     if setup.get("deck") is not None:
         if not isinstance(setup["deck"], list):
-            raise _error("'deck' must be a list of bird card ids, top first")
+            raise FIELDS.error("'deck' must be a list of bird card ids, top first")
         deck = [bird(v, "the deck") for v in setup["deck"]]
     else:
         rest = sorted(allowed - seen)
@@ -126,12 +110,12 @@ def deal(state: FlyAwayState) -> None:
     taken = _seat_lists(setup, "penalties_taken", players) or [[] for _ in range(players)]
     pile_given = setup.get("penalties")
     if pile_given is not None and not isinstance(pile_given, list):
-        raise _error("'penalties' must be a list of penalty values, top first, e.g. [-2, -4]")
-    used = Counter(_int(v, "a penalty value") for v in [*(pile_given or []), *(v for t in taken for v in t)])
+        raise FIELDS.error("'penalties' must be a list of penalty values, top first, e.g. [-2, -4]")
+    used = Counter(FIELDS.integer(v, "a penalty value") for v in [*(pile_given or []), *(v for t in taken for v in t)])
     supply = Counter(PENALTIES)
     for value, n in used.items():
         if n > supply[value]:
-            raise _error(f"there are only {supply[value]} penalty cards of {value} (the 11 cards are "
+            raise FIELDS.error(f"there are only {supply[value]} penalty cards of {value} (the 11 cards are "
                          f"4 x -2, 4 x -3, 3 x -4), the setup uses {n}")
     if pile_given is not None:
         pile = list(pile_given)
@@ -155,7 +139,7 @@ def deal(state: FlyAwayState) -> None:
     state.final = None
     complete = complete_formations(state)
     if complete[state.current] and not all(complete):
-        raise _error(f"seat {state.current} is to move but its formation is complete; "
+        raise FIELDS.error(f"seat {state.current} is to move but its formation is complete; "
                      "set 'to_move' to a seat still missing cards")
     state.first_turn = state.current
     if kept[0] is None:
@@ -175,7 +159,7 @@ def _deal_scoring(state: FlyAwayState, setup: dict[str, Any]) -> tuple[tuple[tup
     def card(value: Any, where: str) -> int:
         index = SCORING_INDEX.get(value) if isinstance(value, str) else None
         if index is None:
-            raise _error(f"{value!r} in {where} is not a scoring card id (outside-1 .. bottom-5)")
+            raise FIELDS.error(f"{value!r} in {where} is not a scoring card id (outside-1 .. bottom-5)")
         return index
 
     fixed: list[dict[int, int]] = [{} for _ in range(players)]  # seat -> type -> card
@@ -185,19 +169,19 @@ def _deal_scoring(state: FlyAwayState, setup: dict[str, Any]) -> tuple[tuple[tup
             for value in ids:
                 index = card(value, f"seat {seat}'s '{key}'")
                 if index in listed:
-                    raise _error(f"seat {seat}'s '{key}' names {value} twice; each scoring card is one card, "
+                    raise FIELDS.error(f"seat {seat}'s '{key}' names {value} twice; each scoring card is one card, "
                                  "listed once")
                 listed.add(index)
                 kind = TYPE_OF[index]
                 if fixed[seat].get(kind, index) != index:
-                    raise _error(f"seat {seat} gets two {SCORING_TYPES[kind]} scoring cards; "
+                    raise FIELDS.error(f"seat {seat} gets two {SCORING_TYPES[kind]} scoring cards; "
                                  "a seat is dealt one card of each type")
                 if index in taken and fixed[seat].get(kind) != index:
-                    raise _error(f"scoring card {value} is dealt twice")
+                    raise FIELDS.error(f"scoring card {value} is dealt twice")
                 fixed[seat][kind] = index
                 taken.add(index)
             if key == "scoring" and len(ids) != len(SCORING_TYPES):
-                raise _error(f"seat {seat} must be dealt {len(SCORING_TYPES)} scoring cards, one of each type")
+                raise FIELDS.error(f"seat {seat} must be dealt {len(SCORING_TYPES)} scoring cards, one of each type")
     dealt_by_type: list[list[int]] = []
     for kind, pile in enumerate(SCORING_PILES):
         rest = [c for c in pile if c not in taken]
@@ -215,7 +199,7 @@ def _deal_scoring(state: FlyAwayState, setup: dict[str, Any]) -> tuple[tuple[tup
     elif given_kept is not None:
         for seat, ids in enumerate(given_kept):
             if len(ids) not in sizes:
-                raise _error(f"seat {seat} keeps {len(ids)} scoring cards; with scoring_cards "
+                raise FIELDS.error(f"seat {seat} keeps {len(ids)} scoring cards; with scoring_cards "
                              f"{state.options['scoring_cards']!r} a seat keeps "
                              + " or ".join(str(n) for n in sizes))
             kept[seat] = tuple(sorted((card(v, "'kept'") for v in ids), key=lambda c: TYPE_OF[c]))

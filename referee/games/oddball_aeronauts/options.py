@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ..core import OptionError, OptionSpec
+from ..core import OptionSpec
+from ..core.setup_fields import SetupFields
 from .cards import CARDS, FACTIONS
 from .decks import DeckError, validate_deck
 
@@ -49,8 +50,8 @@ OPTIONS = (
 )
 
 
-def _fail(message: str) -> OptionError:
-    return OptionError(f"{GAME}: {message}")
+# Reads ``setup`` and refuses contradictory options, in the same words.
+FIELDS = SetupFields(f"{GAME}: {{}}")
 
 
 def check_options(players: int, options: dict[str, Any]) -> None:
@@ -58,69 +59,67 @@ def check_options(players: int, options: dict[str, Any]) -> None:
     factions = options.get("factions")
     if factions is not None and (not isinstance(factions, (list, tuple)) or len(factions) != 2
             or not all(isinstance(f, str) and f in FACTIONS for f in factions)):
-        raise _fail(f"option 'factions' must list one faction per seat, each one of {', '.join(sorted(FACTIONS))}, "
-                    f"e.g. [\"pendragon\", \"pirates\"]; got {factions!r}.")
+        raise FIELDS.error(f"option 'factions' must list one faction per seat, each one of "
+                           f"{', '.join(sorted(FACTIONS))}, e.g. [\"pendragon\", \"pirates\"]; got {factions!r}.")
     decks = options.get("decks")
     setup = options.get("setup")
     if decks is not None:
         if not isinstance(decks, (list, tuple)) or len(decks) != 2:
-            raise _fail("option 'decks' must hold one entry per seat: a deck list (card ids) or null, "
-                        "e.g. [[\"pendragon/royal-cannoneer\", ...], null].")
+            raise FIELDS.error("option 'decks' must hold one entry per seat: a deck list (card ids) or null, "
+                               "e.g. [[\"pendragon/royal-cannoneer\", ...], null].")
         for seat, deck in enumerate(decks):
             if deck is None:
                 continue
             try:
                 faction = validate_deck(deck)
             except DeckError as exc:
-                raise _fail(f"the deck list of seat {seat} is not a legal deck: {exc}.") from None
+                raise FIELDS.error(f"the deck list of seat {seat} is not a legal deck: {exc}.") from None
             if factions is not None and factions[seat] != faction:
-                raise _fail(f"seat {seat}'s deck list is a {faction} deck but option 'factions' says "
-                            f"{factions[seat]!r}; set factions[{seat}] to {faction!r} or drop 'factions'.")
+                raise FIELDS.error(f"seat {seat}'s deck list is a {faction} deck but option 'factions' says "
+                                   f"{factions[seat]!r}; set factions[{seat}] to {faction!r} or drop 'factions'.")
         if setup is not None:
-            raise _fail("'setup' fixes both decks card by card, so 'decks' cannot be used with it; drop one of them.")
+            raise FIELDS.error("'setup' fixes both decks card by card, so 'decks' cannot be used with it; "
+                               "drop one of them.")
     if setup is not None:
         check_setup(setup, options)
 
 
 def check_setup(setup: Any, options: dict[str, Any]) -> None:
     if not isinstance(setup, dict):
-        raise _fail("option 'setup' must be an object: {\"seats\": [{\"up\": [...], \"down\": [...]}, {...}], "
-                    "\"lead\": 0}.")
-    unknown = sorted(set(setup) - {"seats", "lead", "box"})
-    if unknown:
-        raise _fail(f"setup has an unknown key {unknown[0]!r}; it takes 'seats', 'lead' and 'box'.")
+        raise FIELDS.error("option 'setup' must be an object: {\"seats\": [{\"up\": [...], \"down\": [...]}, {...}], "
+                           "\"lead\": 0}.")
+    FIELDS.known_keys(setup, ("seats", "lead", "box"), "setup: ")
     seats = setup.get("seats")
     if not isinstance(seats, list) or len(seats) != 2 or not all(isinstance(s, dict) for s in seats):
-        raise _fail("setup 'seats' must be a list of two objects, one per seat, each with 'up' and 'down' card lists.")
+        raise FIELDS.error("setup 'seats' must be a list of two objects, one per seat, each with 'up' and 'down' "
+                           "card lists.")
     events: Counter[str] = Counter()
     for seat, entry in enumerate(seats):
-        extra = sorted(set(entry) - {"up", "down"})
-        if extra:
-            raise _fail(f"setup seat {seat} has an unknown key {extra[0]!r}; a seat takes 'up' and 'down'.")
+        FIELDS.known_keys(entry, ("up", "down"), f"setup seat {seat}: ")
         for key in ("up", "down"):
             ids = entry.get(key, [])
             if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-                raise _fail(f"setup seat {seat} '{key}' must be a list of card ids.")
+                raise FIELDS.error(f"setup seat {seat} '{key}' must be a list of card ids.")
             for cid in ids:
                 if cid not in CARDS:
-                    raise _fail(f"setup seat {seat} '{key}': unknown card id {cid!r} (see the data files).")
+                    raise FIELDS.error(f"setup seat {seat} '{key}': unknown card id {cid!r} (see the data files).")
                 if CARDS[cid].is_event:
                     events[cid] += 1
         if not entry.get("up"):
-            raise _fail(f"setup seat {seat} needs at least one face-up card in 'up'.")
+            raise FIELDS.error(f"setup seat {seat} needs at least one face-up card in 'up'.")
     box = setup.get("box")
     if box is not None:
         if not isinstance(box, list) or not all(isinstance(b, str) and b in CARDS and CARDS[b].is_event for b in box):
-            raise _fail("setup 'box' must be a list of Event card ids (the Events left in the box).")
+            raise FIELDS.error("setup 'box' must be a list of Event card ids (the Events left in the box).")
         events.update(box)
     twice = [e for e, n in events.items() if n > 1]
     if twice:
-        raise _fail(f"setup uses the Event {twice[0]!r} twice; each Event exists once.")
+        raise FIELDS.error(f"setup uses the Event {twice[0]!r} twice; each Event exists once.")
     lead = setup.get("lead")
     if lead is not None:
         if lead not in (0, 1) or isinstance(lead, bool):
-            raise _fail("setup 'lead' must be 0 or 1 (the seat holding the Lead token).")
+            raise FIELDS.error("setup 'lead' must be 0 or 1 (the seat holding the Lead token).")
         rule = options["first_lead"]
         if rule != "coin" and rule != f"seat{lead}":
-            raise _fail(f"setup says seat {lead} has the Lead but option first_lead is {rule!r}; "
-                        "drop one of them.")
+            raise FIELDS.error(f"setup says seat {lead} has the Lead but option first_lead is {rule!r}; "
+                               "drop one of them.")

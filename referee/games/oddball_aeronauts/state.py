@@ -1,4 +1,5 @@
-"""The Oddball Äeronauts state: phases, decisions, views and hidden information.
+"""The Oddball Äeronauts state: phases, decisions and hidden information (what each seat
+sees is built by views.py, the longer legal lists by choices.py).
 
 A round is: Step 1 (Events, automatic), Step 2 (the Lead then the other seat announce a
 skill), the start of Step 3 (both seats at once: a Rig, an Opp. limit or neither), Step 3
@@ -14,157 +15,27 @@ card it Recovered. ``resample_hidden`` redraws exactly the cards a seat has not 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import permutations
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..core import CounterRng, IllegalAction, Result, State
-from . import rules
-from .actions import (
-    ANNOUNCES,
-    CAPTURES,
-    CARD_SETS,
-    LIMIT,
-    PLAY_ZERO,
-    PROTECTS,
-    READY,
-    Discard,
-    Play,
-    Prepare,
-    discard,
-    play,
-    rig,
-)
+from . import choices, rules, views
+from .actions import PROTECTS, Discard, Play, Prepare
 from .actions import parse as parse_notation
-from .cards import CARDS, EVENTS, FACTIONS, SKILLS, Card, Trick
+from .cards import CARDS, EVENTS, FACTIONS, Card
 from .decks import default_deck
-
-ANNOUNCE, PREPARE, PLAY, CAPTURE, PROTECT, DISCARD, OVER = range(7)
-PHASE_NAMES = ("announce", "prepare", "play", "capture", "protect", "discard", "over")
-_CAPTURE_ACTIONS = list(CAPTURES.values())  # the notation's own actions, in its order: top, deck
-_ANNOUNCE_ACTIONS = list(ANNOUNCES)
-_RIG_CACHE: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-# What the round does once the pending Discard orders are chosen.
-THEN_ANNOUNCE, THEN_EFFECTS = range(2)
-
-
-def _rig_orders(positions: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Every new order of the rigged positions except the unchanged one."""
-    orders = _RIG_CACHE.get(positions)
-    if orders is None:
-        orders = [p for p in permutations(positions) if p != positions]
-        _RIG_CACHE[positions] = orders
-    return orders
-
-
-_PREPARE_LISTS: dict[tuple[Any, ...], list[Any]] = {}
-_DISCARD_LISTS: dict[tuple[int, ...], list[Any]] = {}
-
-
-def _discard_list(pattern: tuple[int, ...]) -> list[Any]:
-    """The distinct orders of cards going down together, canonical order: deck order first
-    (the fallback), then the others by position. ``pattern`` names each card by the first
-    position holding the same card, so copies of one card give one order, not several."""
-    cached = _DISCARD_LISTS.get(pattern)
-    if cached is None:
-        seen: set[tuple[int, ...]] = set()
-        cached = []
-        for order in permutations(range(1, len(pattern) + 1)):
-            cards = tuple(pattern[k - 1] for k in order)
-            if cards not in seen:
-                seen.add(cards)
-                cached.append(discard(order))
-        _DISCARD_LISTS[pattern] = cached
-    return cached
-_PLAY_LISTS: dict[tuple[int, int, bool, bool, bool, bool], list[Any]] = {}
-
-
-def _play_list(n: int, limit: int, t1: bool, m2: bool, m3: bool, zero: bool) -> list[Any]:
-    """The Step 3 choices, canonical order: Top Card alone first (the fallback when a seat
-    shows no fingers), then more cards; within a count, no trick, the Top Card's, Magic ones;
-    ``play 0`` last."""
-    magic = {2: m2, 3: m3}
-    out: list[Any] = []
-    for chosen in CARD_SETS:
-        if len(chosen) > limit or chosen[-1] > n:
-            continue
-        out.append(play(chosen))
-        if t1:
-            out.append(play(chosen, 1))
-        for pos in chosen[1:]:
-            if magic[pos]:
-                out.append(play(chosen, pos))
-    if zero:
-        out.append(PLAY_ZERO)
-    return out
-
-
-def _usable_at_step3(trick: Trick | None, lead: bool, magic: bool = False) -> bool:
-    """Whether a trick can be chosen with the card count: a Step 3 ("play") trick whose Lead
-    condition, if printed, holds; a card Played behind the Top Card lends only a Magic trick
-    (``magic``)."""
-    return (trick is not None and (trick.magic or not magic) and trick.stage == "play"
-            and (trick.when != "lead" or lead))
-
-
-class RoundRecord(NamedTuple):
-    """One round as everyone saw it (kept compact: the JSON is built only for views)."""
-
-    rnd: int
-    lead: int
-    skills: tuple[int, int]
-    positions: tuple[tuple[int, ...], ...]
-    played: tuple[tuple[int, ...], tuple[int, ...]]
-    trick_uid: tuple[int, int]
-    pre_uid: tuple[int, int]
-    blocked: tuple[bool, bool]
-    totals: tuple[int, int]
-    winner: int
-    defence: int
-    discarded: tuple[int, int]
-    recovered: tuple[int, int]
-    captured: int
-    capture_place: str
-    protected: tuple[int, int]
-    log: tuple[dict[str, Any], ...]
-    announced: tuple[str | None, str | None]
-
-    def to_json(self, table: Table, final: bool = True) -> dict[str, Any]:
-        ids = table.ids
-        tricks: list[dict[str, Any] | None] = []
-        for seat in (0, 1):
-            uid = self.trick_uid[seat]
-            if uid < 0:
-                tricks.append(None)
-                continue
-            trick = table.cards[uid].trick
-            assert trick is not None
-            entry: dict[str, Any] = {"text": trick.text, "blocked": self.blocked[seat]}
-            if uid != self.pre_uid[seat]:
-                entry["card"] = ids[uid]
-            tricks.append(entry)
-        data: dict[str, Any] = {
-            "round": self.rnd,
-            "lead": self.lead,
-            "skills": [SKILLS[s] for s in self.skills],
-            "counts": [len(p) for p in self.positions],
-            "positions": [list(p) for p in self.positions],
-            "played": [[ids[u] for u in self.played[s]] for s in (0, 1)],
-            "tricks": tricks,
-            "totals": list(self.totals),
-            "winner": None if self.winner < 0 else self.winner,
-            "defence": None if self.defence < 0 else self.defence,
-        }
-        if final:
-            data.update({
-                "discarded": list(self.discarded),
-                "recovered": list(self.recovered),
-                "captured": None if self.captured < 0 else {"seat": self.winner, "card": ids[self.captured],
-                                                             "place": self.capture_place},
-                "protected": [ids[p] if p >= 0 else None for p in self.protected],
-                "events": list(self.log),
-                "announced": list(self.announced),
-            })
-        return data
+from .phases import (
+    ANNOUNCE,
+    CAPTURE,
+    DISCARD,
+    OVER,
+    PHASE_NAMES,
+    PLAY,
+    PREPARE,
+    PROTECT,
+    THEN_ANNOUNCE,
+    THEN_EFFECTS,
+)
+from .views import RoundRecord
 
 
 class Table:
@@ -311,7 +182,7 @@ class OddballState(State):
         else:
             self._complete_round()
 
-    def _order_group(self) -> list[int]:
+    def order_group(self) -> list[int]:
         seat, start, count = self.orders[0]
         return self.down[seat][start:start + count]
 
@@ -371,7 +242,7 @@ class OddballState(State):
             return
         self._finish_round()
 
-    def _record(self, discarded: tuple[int, int], recovered: tuple[int, int]) -> RoundRecord:
+    def record(self, discarded: tuple[int, int], recovered: tuple[int, int]) -> RoundRecord:
         plays = self.plays
         return RoundRecord(
             self.rnd, self.lead, (self.skills[0], self.skills[1]),
@@ -391,7 +262,7 @@ class OddballState(State):
 
     def _complete_round(self) -> None:
         recovered = rules.effects_after_discards(self)
-        self.last = self._record(self.discarded, recovered)
+        self.last = self.record(self.discarded, recovered)
         if self.winner >= 0:
             self.lead = self.winner
         elif not self.options["draw_keeps_lead"]:
@@ -444,62 +315,20 @@ class OddballState(State):
     def _compute_legal(self, seat: int) -> list[Any]:
         phase = self.phase
         if phase == ANNOUNCE:
-            return _ANNOUNCE_ACTIONS
+            return choices.ANNOUNCE_ACTIONS
         if phase == PREPARE:
-            return self._prepare_actions(seat)
+            return choices.prepare_actions(self, seat)
         if phase == DISCARD:
             ids = self.table.ids
-            names = [ids[u] for u in self._order_group()]
-            return _discard_list(tuple(names.index(name) for name in names))
+            names = [ids[u] for u in self.order_group()]
+            return choices.discard_orders(tuple(names.index(name) for name in names))
         if phase == PLAY:
-            return self._play_actions(seat)
+            return choices.play_actions(self, seat)
         if phase == CAPTURE:
-            return _CAPTURE_ACTIONS
+            return choices.CAPTURE_ACTIONS
         if phase == PROTECT:
             return [PROTECTS[p] for p in rules.protect_candidates(self, seat)]
         return []
-
-    def _prepare_actions(self, seat: int) -> list[Any]:
-        """``ready``, then the Top Card's Rig orders or its Opp. limit, when it has one that
-        applies: asked of both seats every round, so being asked tells nobody anything."""
-        up = self.up[seat]
-        trick = self.table.cards[up[0]].trick if up else None
-        key: tuple[Any, ...] = ()
-        if trick is not None and trick.stage == "prepare" and rules.condition_ok(self, seat, trick):
-            if trick.kind == "rig":
-                positions = rules.rig_positions(trick, len(up))
-                if len(positions) >= 2:
-                    key = ("rig", positions)
-            else:
-                key = ("limit",)
-        cached = _PREPARE_LISTS.get(key)
-        if cached is None:
-            cached = [READY]
-            if key and key[0] == "rig":
-                cached += [rig(order) for order in _rig_orders(key[1])]
-            elif key:
-                cached.append(LIMIT)
-            _PREPARE_LISTS[key] = cached
-        return cached
-
-    def _play_actions(self, seat: int) -> list[Any]:
-        up = self.up[seat]
-        n = len(up)
-        if n == 0:
-            return [PLAY_ZERO]
-        cards = self.table.cards
-        free = self.pre_uid[seat] < 0
-        top_trick = cards[up[0]].trick
-        lead = self.lead == seat
-        t1 = free and _usable_at_step3(top_trick, lead)
-        zero = free and top_trick is not None and top_trick.stage == "zero"
-        m2 = free and n >= 2 and _usable_at_step3(cards[up[1]].trick, lead, magic=True)
-        m3 = free and n >= 3 and _usable_at_step3(cards[up[2]].trick, lead, magic=True)
-        key = (min(n, 3), self.limits[seat], t1, m2, m3, zero)
-        cached = _PLAY_LISTS.get(key)
-        if cached is None:
-            cached = _PLAY_LISTS[key] = _play_list(*key)
-        return cached
 
     def _apply(self, actions: dict[int, Any]) -> None:
         phase = self.phase
@@ -553,74 +382,12 @@ class OddballState(State):
     def result(self) -> Result | None:
         return self.outcome
 
-    # ----- views --------------------------------------------------------------------------
-    def _public(self) -> dict[str, Any]:
-        table = self.table
-        revealed_counts: list[int | None] = [None, None]
-        if self.phase == PLAY and not self.options["simultaneous_counts"]:
-            lead_play = self.plays[self.lead]
-            if lead_play is not None:
-                revealed_counts[self.lead] = len(lead_play.cards)
-        skills: list[str | None] = [None, None]
-        for seat in (0, 1):
-            if self.skills[seat] >= 0:
-                skills[seat] = SKILLS[self.skills[seat]]
-        return {
-            "round": self.rnd,
-            "phase": PHASE_NAMES[self.phase],
-            "lead": self.lead,
-            "to_move": list(self.movers),
-            "factions": list(table.factions),
-            "skills": skills,
-            "announced": list(self.announced),
-            "limits": [limit if limit >= 0 else None for limit in self.limits],
-            "counts": revealed_counts,
-            "events": list(self.log),
-            "reveal": self._record((0, 0), (0, 0)).to_json(table, final=False)
-            if self.phase in (CAPTURE, PROTECT) or (self.phase == DISCARD and self.then == THEN_EFFECTS) else None,
-            "last_round": self.last.to_json(table) if self.last is not None else None,
-            "decks": [self._seat_public(seat) for seat in (0, 1)],
-            "discarding": self._discarding(self.seen[0] & self.seen[1]),
-            "result": self.outcome.to_json() if self.outcome else None,
-            "box": len(self.box),
-        }
-
-    def _discarding(self, seen: int) -> dict[str, Any] | None:
-        """In the ``discard`` phase: whose cards go down together and which (in deck order),
-        each shown only to a viewer that has seen it (``seen``: the viewer's mask)."""
-        if self.phase != DISCARD:
-            return None
-        ids = self.table.ids
-        bit = self.table.bit
-        return {"seat": self.orders[0][0],
-                "cards": [ids[u] if seen & bit[u] else None for u in self._order_group()]}
-
-    def _seat_public(self, seat: int) -> dict[str, Any]:
-        table = self.table
-        return {
-            "face_up": len(self.up[seat]),
-            "face_down": len(self.down[seat]),
-            "held": [{"event": table.ids[uid], "round": due} for uid, due in self.held[seat]],
-            "next_round": [{"card": table.ids[uid], "top_right": table.cards[uid].trick.top_right}  # type: ignore[union-attr]
-                           for uid in self.nr_active[seat]],
-        }
-
+    # ----- views: built by views.py -------------------------------------------------------
     def _observation(self, seat: int) -> dict[str, Any]:
-        data = self._public()
-        table = self.table
-        ids = table.ids
-        seen = self.seen[seat]
-        bit = table.bit
-        data["seat"] = seat
-        data["discarding"] = self._discarding(seen)
-        data["hand"] = {
-            "up": [ids[u] for u in self.up[seat]],
-            "down": [ids[u] if seen & bit[u] else None for u in self.down[seat]],
-        }
-        return data
+        return views.observation(self, seat)
 
     def public_view(self) -> dict[str, Any]:
-        return self._public()
+        return views.public(self)
 
     # ----- copying and hashing --------------------------------------------------------------
     def _copy_into(self, twin: State) -> None:

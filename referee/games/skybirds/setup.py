@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.games.core.errors import OptionError
-
+from ..core.setup_fields import SetupFields, is_integer
 from .data import ARMISTICE, DECK, FACE_UP, FLIPPED, FRACTION_TEXT, INDEX, PLUS_ONE_TOKENS, TIEBREAKER
 
 Deal = tuple[tuple[int, ...], ...]
@@ -28,26 +27,25 @@ _KEYS = {"hands", "next_deals", "aerodromes", "campaign"}
 _FIX = "see 'setup' in referee/games/skybirds/README.md"
 
 
-def _fail(why: str) -> OptionError:
-    return OptionError(f"skybirds: option 'setup' is invalid: {why} ({_FIX}).")
+FIELDS = SetupFields(f"skybirds: option 'setup' is invalid: {{}} ({_FIX}).")
 
 
 def _card(value: Any, where: str) -> int:
     if value in ("G", "g", 0):
         return 0
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 10:
-        raise _fail(f"{where}: {value!r} is not a card; use 1 to 10, or 0 / \"G\" for Roland Garros")
+    if not is_integer(value) or not 1 <= value <= 10:
+        raise FIELDS.error(f"{where}: {value!r} is not a card; use 1 to 10, or 0 / \"G\" for Roland Garros")
     return value
 
 
 def _deal(players: int, hands: Any, where: str) -> Deal:
     if not isinstance(hands, list) or len(hands) != players:
-        raise _fail(f"{where} must be a list of {players} hands, one per seat")
+        raise FIELDS.error(f"{where} must be a list of {players} hands, one per seat")
     counts = [0] * 11
     out = []
     for seat, hand in enumerate(hands):
         if not isinstance(hand, list) or not hand:
-            raise _fail(f"{where}[{seat}] must be a non-empty list of cards")
+            raise FIELDS.error(f"{where}[{seat}] must be a non-empty list of cards")
         cards = tuple(sorted(_card(c, f"{where}[{seat}]") for c in hand))
         for c in cards:
             counts[c] += 1
@@ -55,9 +53,9 @@ def _deal(players: int, hands: Any, where: str) -> Deal:
     for value, count in enumerate(counts):
         if count > DECK[value]:
             name = "Roland Garros" if value == 0 else f"{value}s"
-            raise _fail(f"{where} holds {count} {name} but the deck has only {DECK[value]}")
+            raise FIELDS.error(f"{where} holds {count} {name} but the deck has only {DECK[value]}")
     if counts[0] != 1:
-        raise _fail(f"{where}: Roland Garros (0 or \"G\") must be in exactly one hand")
+        raise FIELDS.error(f"{where}: Roland Garros (0 or \"G\") must be in exactly one hand")
     return tuple(out)
 
 
@@ -66,24 +64,20 @@ def parse_setup(players: int, setup: Any) -> dict[str, Any] | None:
     if setup is None:
         return None
     if not isinstance(setup, dict):
-        raise _fail("it must be a JSON object (or null for a random deal)")
-    unknown = sorted(set(setup) - _KEYS)
-    if unknown:
-        raise _fail(f"unknown key {unknown[0]!r}; known keys: {', '.join(sorted(_KEYS))}")
+        raise FIELDS.error("it must be a JSON object (or null for a random deal)")
+    FIELDS.known_keys(setup, sorted(_KEYS))
     deals: list[Deal] = []
     if "hands" in setup:
         deals.append(_deal(players, setup["hands"], "hands"))
     nxt = setup.get("next_deals", [])
     if not isinstance(nxt, list):
-        raise _fail("next_deals must be a list of deals (each a list of hands)")
+        raise FIELDS.error("next_deals must be a list of deals (each a list of hands)")
     if nxt and "hands" not in setup:
-        raise _fail("next_deals needs 'hands' (the first campaign's deal) too")
+        raise FIELDS.error("next_deals needs 'hands' (the first campaign's deal) too")
     for i, hands in enumerate(nxt):
         deals.append(_deal(players, hands, f"next_deals[{i}]"))
     aerodromes = _aerodromes(players, setup.get("aerodromes"))
-    campaign = setup.get("campaign", 1)
-    if isinstance(campaign, bool) or not isinstance(campaign, int) or campaign < 1:
-        raise _fail(f"campaign must be a positive integer, not {campaign!r}")
+    campaign = FIELDS.integer(setup.get("campaign", 1), "campaign", 1)
     return {"deals": deals, "aerodromes": aerodromes, "campaign": campaign}
 
 
@@ -92,42 +86,40 @@ def _aerodromes(players: int, data: Any) -> list[tuple[list[int], int, int]]:
     if data is None:
         data = []
     if not isinstance(data, list) or len(data) > players:
-        raise _fail(f"aerodromes must be a list of at most {players} objects, one per seat")
+        raise FIELDS.error(f"aerodromes must be a list of at most {players} objects, one per seat")
     out = []
     fractions: set[int] = set()
     by_text = {text: q for q, text in FRACTION_TEXT.items() if q}
     for seat in range(players):
         entry = data[seat] if seat < len(data) else {}
         if not isinstance(entry, dict):
-            raise _fail(f"aerodromes[{seat}] must be an object like {{\"A1\": \"up\", \"plus1\": 2}}")
+            raise FIELDS.error(f"aerodromes[{seat}] must be an object like {{\"A1\": \"up\", \"plus1\": 2}}")
         tokens = [0] * len(INDEX)
         plus1 = 0
         fraction = 0
         for key, value in entry.items():
             if key == "plus1":
-                if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= PLUS_ONE_TOKENS:
-                    raise _fail(f"aerodromes[{seat}].plus1 must be 0 to {PLUS_ONE_TOKENS}")
-                plus1 = value
+                plus1 = FIELDS.integer(value, f"aerodromes[{seat}].plus1", 0, PLUS_ONE_TOKENS)
             elif key == "fraction":
                 if value not in by_text:
-                    raise _fail(f"aerodromes[{seat}].fraction must be one of {', '.join(by_text)}")
+                    raise FIELDS.error(f"aerodromes[{seat}].fraction must be one of {', '.join(by_text)}")
                 fraction = by_text[value]
                 if fraction in fractions:
-                    raise _fail(f"the {value} fractional token is given to two players")
+                    raise FIELDS.error(f"the {value} fractional token is given to two players")
                 fractions.add(fraction)
             elif key in INDEX:
                 if value not in ("up", "flipped"):
-                    raise _fail(f"aerodromes[{seat}].{key} must be \"up\" or \"flipped\" (omit it: on the mat)")
+                    raise FIELDS.error(f"aerodromes[{seat}].{key} must be \"up\" or \"flipped\" (omit it: on the mat)")
                 if value == "flipped" and INDEX[key] == TIEBREAKER:
-                    raise _fail("the tiebreaker token C2 is never flipped")
+                    raise FIELDS.error("the tiebreaker token C2 is never flipped")
                 if INDEX[key] == ARMISTICE:
-                    raise _fail("the Armistice (AR) cannot start in a reserve: taking it ends the war "
-                                "after that dogfight; give D1 and D2 to reach it")
+                    raise FIELDS.error("the Armistice (AR) cannot start in a reserve: taking it ends the war "
+                                       "after that dogfight; give D1 and D2 to reach it")
                 tokens[INDEX[key]] = FACE_UP if value == "up" else FLIPPED
             else:
-                raise _fail(f"aerodromes[{seat}] has unknown key {key!r}; use token names, plus1, fraction")
+                raise FIELDS.error(f"aerodromes[{seat}] has unknown key {key!r}; use token names, plus1, fraction")
         out.append((tokens, plus1, fraction))
     taken = sorted(fractions, reverse=True)
     if taken != [3, 2, 1][: len(taken)]:
-        raise _fail("fractional tokens are taken largest first: 3/4, then 1/2, then 1/4")
+        raise FIELDS.error("fractional tokens are taken largest first: 3/4, then 1/2, then 1/4")
     return out

@@ -24,6 +24,7 @@ from referee.games.core.result import Result
 from referee.games.core.rng import CounterRng
 from referee.games.core.state import State
 
+from . import hidden, views
 from .actions import PASS, PLUS_ONE, Play, parse
 from .data import (
     AERODROME,
@@ -34,10 +35,11 @@ from .data import (
     FRACTIONS,
     HAND,
     INDEX,
-    STATE_TEXT,
     TRADE_CARDS,
     trade_in_cost,
 )
+from .hands import counts
+from .phases import GIVE, OVER, PLAY, PRE, TAKE, TRADE_IN, WILD
 from .rules import (
     complete,
     give_options,
@@ -52,30 +54,8 @@ from .rules import (
 )
 from .setup import parse_setup
 
-TRADE_IN, PRE, GIVE, PLAY, WILD, TAKE, OVER = range(7)
-PHASES = ("trade-in", "pre-campaign", "give", "play", "wild", "take", "over")
-
 FULL_DECK: tuple[int, ...] = tuple(v for v in range(11) for _ in range(DECK[v]))
 NO_GARROS: tuple[int, ...] = tuple(v for v in FULL_DECK if v != 0)
-
-
-def _counts(cards: Any) -> list[int]:
-    hand = [0] * 11
-    for c in cards:
-        hand[c] += 1
-    return hand
-
-
-_REPEATS = [[[v] * k for k in range(8)] for v in range(11)]
-
-
-def _cards(hand: list[int]) -> list[int]:
-    """Counts per value back to the list of card values, ascending."""
-    out: list[int] = []
-    for v in range(11):
-        if hand[v]:
-            out.extend(_REPEATS[v][hand[v]])
-    return out
 
 
 class SkybirdsState(State):
@@ -131,7 +111,7 @@ class SkybirdsState(State):
         into the box unseen, Garros back in, the 32 or 36 shuffled and dealt."""
         players = self.players
         if self.dealt < len(self.deals):
-            hands = [_counts(h) for h in self.deals[self.dealt]]
+            hands = [counts(h) for h in self.deals[self.dealt]]
         else:
             per = HAND[players]
             if BOX[players]:
@@ -139,7 +119,7 @@ class SkybirdsState(State):
                 deck = self.shuffle("deal", list(rest[BOX[players]:]) + [0])
             else:
                 deck = self.shuffle("deal", FULL_DECK)
-            hands = [_counts(deck[i * per:(i + 1) * per]) for i in range(players)]
+            hands = [counts(deck[i * per:(i + 1) * per]) for i in range(players)]
         self.dealt += 1
         return hands
 
@@ -490,81 +470,20 @@ class SkybirdsState(State):
         self.trade = None
         self._next_pre()
 
-    # ----- views --------------------------------------------------------------------------
-    @staticmethod
-    def _beaten(seat: int, play: Play) -> dict[str, Any]:
-        """The squadron to beat, with what comparing needs spelled out."""
-        return {"seat": seat, "action": str(play), "size": play.size, "value": play.value, "medallions": play.medals}
-
-    def vp(self, seat: int) -> float:
-        return victory_points(self.tokens[seat], self.plus1[seat], self.frac[seat])
-
-    def _aerodrome(self, seat: int) -> dict[str, Any]:
-        tokens = self.tokens[seat]
-        return {"reserve": {t.name: STATE_TEXT[tokens[i]] for i, t in enumerate(AERODROME) if tokens[i]},
-                "plus1": self.plus1[seat], "fraction": self.frac[seat] / 4, "vp": self.vp(seat)}
-
+    # ----- views: built by views.py -------------------------------------------------------
     def public_view(self) -> dict[str, Any]:
         """What everyone sees (built once per position; the nested parts are shared between
         the views handed out, so treat them as read-only)."""
         view = self._view
         if view is None:
-            view = self._view = self._public()
+            view = self._view = views.public(self)
         return dict(view)
 
-    def _public(self) -> dict[str, Any]:
-        table = self.table
-        last = next(((s, p) for s, p in reversed(table) if p is not None), None)
-        return {
-            "players": self.players,
-            "phase": PHASES[self.phase],
-            "to_move": list(self.movers),
-            "campaign": self.campaign,
-            "campaign_limit": self.options["campaign_limit"],
-            "short_war": self.options["short_war"],
-            "hand_sizes": list(self.sizes),
-            "box_size": sum(self.box),
-            "garros_dealt_to": self.garros,
-            "dogfight": {
-                "leader": table[0][0] if table else self.turn,
-                "size": self.size,
-                "plays": [[s, str(p) if p else "pass"] for s, p in table],
-                "to_beat": self._beaten(*last) if last else None,
-                "passes": self.passes if table else 0,
-            },
-            "previous_dogfight": [[s, str(p) if p else "pass"] for s, p in self.prev_table],
-            "played": list(self.played),
-            "finished": list(self.out),
-            "aerodromes": [self._aerodrome(s) for s in range(self.players)],
-            "fractions_left": [q / 4 for q in FRACTIONS[self.fracs_taken:]],
-            "armistice": self.armistice if self.armistice >= 0 else None,
-            "pending": str(self.pending) if self.pending is not None else None,
-            "trade": ({"token": self.trade[2], "user": self.trade[0], "target": self.trade[1],
-                       "cards": TRADE_CARDS[AERODROME[INDEX[self.trade[2]]].effect]} if self.trade else None),
-            "pre_campaign_used": [list(u) for u in self.pre_used],
-            "take_place": self.takes[0][1] if self.phase == TAKE else None,
-            "finishing_order": list(self.final_order) if self.phase == OVER else None,
-        }
-
     def _observation(self, seat: int) -> dict[str, Any]:
-        view = self.public_view()
-        view["seat"] = seat
-        view["hand"] = _cards(self.hands[seat])
-        if self.known is None and self.played[0]:
-            view["known_cards"] = [[] for _ in range(self.players)]
-        else:
-            bounds = self._known_for(seat)
-            view["known_cards"] = [_cards(bounds[h]) if h != seat and any(bounds[h]) else []
-                                   for h in range(self.players)]
-        return view
+        return views.observation(self, seat)
 
-    def _known_for(self, obs: int) -> list[list[int]]:
-        if self.known is not None:
-            return self.known[obs]
-        bounds = [[0] * 11 for _ in range(self.players)]
-        if not self.played[0] and self.garros != obs:
-            bounds[self.garros][0] = 1  # the seat dealt Garros says so before the first dogfight
-        return bounds
+    def vp(self, seat: int) -> float:
+        return victory_points(self.tokens[seat], self.plus1[seat], self.frac[seat])
 
     def result(self) -> Result | None:
         if self.phase != OVER:
@@ -637,13 +556,13 @@ class SkybirdsState(State):
             snap = self._snap = self._snapshot()
         return snap
 
-    def _cards_hex(self) -> str:
+    def cards_hex(self) -> str:
         return b"".join(map(bytes, self.hands)).hex() + "/" + bytes(self.box).hex() + "/" + bytes(self.played).hex()
 
     def _snapshot(self) -> dict[str, Any]:
         known = self.known
         return {
-            "cards": self._cards_hex(),
+            "cards": self.cards_hex(),
             "aerodromes": b"".join(map(bytes, self.tokens)).hex() + "/" + bytes(self.plus1).hex() + "/"
             + bytes(self.frac).hex(),
             "flow": [self.fracs_taken, self.phase, self.turn, self.lead, self.first, self.size, self.pm, self.pv,
@@ -660,77 +579,4 @@ class SkybirdsState(State):
         }
 
     def resample_hidden(self, seat: int, rng: CounterRng) -> SkybirdsState:
-        """Redraw the other hands and the box from the cards ``seat`` has not seen, keeping
-        what it knows: cards it handed over in a trade, Garros with the seat dealt him (until a
-        trade might have moved him; never in the box), and the cards of a squadron announced
-        before its wild cards are chosen."""
-        twin = self.clone()
-        assert isinstance(twin, SkybirdsState)
-        players = self.players
-        hands = self.hands
-        others = [s for s in range(players) if s != seat]
-        pending = self.pending if self.phase == WILD and self.turn != seat else None
-        if pending is None and self.known is None and (self.played[0] or self.garros == seat):
-            # Nothing known of the other hands (the common case): one shuffle of all unseen cards.
-            pool: list[int] = []
-            for s in others:
-                pool += _cards(hands[s])
-            pool += _cards(self.box)
-            drawn = rng.shuffled(pool)
-            pos = 0
-            for s in others:
-                size = self.sizes[s]
-                twin.hands[s] = _counts(drawn[pos:pos + size])
-                pos += size
-            twin.box = _counts(drawn[pos:])
-            twin._cache = None
-            snap = dict(self.snapshot())  # only the cards differ
-            snap["cards"] = twin._cards_hex()
-            twin._snap = snap
-            return twin
-        if self.known is None and (self.played[0] or self.garros == seat):
-            fixed = {s: [0] * 11 for s in others}  # nothing known of the other hands
-        else:
-            bounds = self._known_for(seat)
-            fixed = {s: [min(b, h) for b, h in zip(bounds[s], hands[s])] for s in others}
-        if pending is not None:
-            need = _counts(pending.naturals)
-            fixed[self.turn] = [max(a, b) for a, b in zip(fixed[self.turn], need)]
-        for attempt in range(60):
-            if attempt == 59 and pending is not None:
-                fixed[self.turn] = list(hands[self.turn])  # give up redrawing the mover
-            pool = []
-            free = []
-            for s in others:
-                pool.extend(_cards([h - f for h, f in zip(hands[s], fixed[s])]))
-                free.append(self.sizes[s] - sum(fixed[s]))
-            slots = len(pool)
-            pool.extend(_cards(self.box))
-            drawn = rng.shuffled(pool)
-            if 0 in drawn[slots:]:  # Garros is never in the box
-                i = drawn.index(0, slots)
-                j = rng.below(slots)
-                drawn[i], drawn[j] = drawn[j], drawn[i]
-            pos = 0
-            for s, take in zip(others, free):
-                hand = fixed[s][:]
-                for c in drawn[pos:pos + take]:
-                    hand[c] += 1
-                pos += take
-                twin.hands[s] = hand
-            twin.box = _counts(drawn[pos:])
-            if pending is None or wild_options(twin.hands[self.turn], pending):
-                break
-        if twin.known is not None:
-            twin._own()
-            for obs in others:
-                for holder in range(players):
-                    row = twin.known[obs][holder]
-                    for v in range(11):
-                        if row[v] > twin.hands[holder][v]:
-                            row[v] = twin.hands[holder][v]
-        twin._cache = None
-        twin._snap = None
-        return twin
-
-
+        return hidden.resample_hidden(self, seat, rng)

@@ -7,8 +7,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import OptionError, OptionSpec
-from . import actions as A
+from ..core import OptionSpec
+from ..core.setup_fields import SetupFields, is_integer
+from . import actions
 from .data import (
     ACTION0,
     COPIES_PER_ACTION,
@@ -75,8 +76,8 @@ OPTIONS = (
 )
 
 
-def _fail(message: str) -> None:
-    raise OptionError(f"{GAME}: {message}")
+# Reads ``setup`` and refuses contradictory options, in the same words.
+FIELDS = SetupFields(f"{GAME}: {{}}")
 
 
 # The most players without the large-group variant (rulebook "Variants"): Skyjo Action
@@ -114,33 +115,33 @@ def check_options(players: int, options: dict[str, Any]) -> None:
     if no_actions:
         extras = [name for name in EXTRA_TYPE_OPTIONS if options[name]]
         if extras:
-            _fail(f"the {variant} variant plays without action cards, but {extras[0]}=true adds some; "
-                  f"set {extras[0]}=false or {variant}=false.")
+            FIELDS.fail(f"the {variant} variant plays without action cards, but {extras[0]}=true adds some; "
+                        f"set {extras[0]}=false or {variant}=false.")
         if options["single_deck"]:
-            _fail(f"the {variant} variant plays without action cards, so single_deck={options['single_deck']} "
-                  f"has none to shuffle in; set single_deck=0 or {variant}=false.")
+            FIELDS.fail(f"the {variant} variant plays without action cards, so single_deck={options['single_deck']} "
+                        f"has none to shuffle in; set single_deck=0 or {variant}=false.")
     elif not enabled_types(options):
-        _fail("no action card is enabled (starter_actions=false and no extra card); enable starter_actions "
-              "or an extra card, or set simple=true to play without action cards.")
+        FIELDS.fail("no action card is enabled (starter_actions=false and no extra card); enable starter_actions "
+                    "or an extra card, or set simple=true to play without action cards.")
     single = options["single_deck"]
     if 0 < single < 5:
-        _fail(f"single_deck={single}: the single-deck variant shuffles 5 to 10 action cards into the main deck; "
-              "use 0 (two decks) or 5..10.")
+        FIELDS.fail(f"single_deck={single}: the single-deck variant shuffles 5 to 10 action cards into the main deck; "
+                    "use 0 (two decks) or 5..10.")
     if single and single > COPIES_PER_ACTION * len(enabled_types(options)):
-        _fail(f"single_deck={single} needs that many action cards but only "
-              f"{COPIES_PER_ACTION * len(enabled_types(options))} are enabled; lower single_deck or enable "
-              "more action cards.")
+        FIELDS.fail(f"single_deck={single} needs that many action cards but only "
+                    f"{COPIES_PER_ACTION * len(enabled_types(options))} are enabled; lower single_deck or enable "
+                    "more action cards.")
     if 2 <= players <= 10:
         base = base_players(options)
         mode = f"the {variant} variant" if no_actions else "Skyjo Action"
         most = base + LARGE_GROUP_EXTRA_PLAYERS
         if players > most:
-            _fail(f"{mode} is for at most {most} players (with the large-group variant), not {players}; "
-                  + ("drop the simple/even_simpler option or seat fewer players." if no_actions
+            FIELDS.fail(f"{mode} is for at most {most} players (with the large-group variant), not {players}; "
+                        + ("drop the simple/even_simpler option or seat fewer players." if no_actions
                      else "seat fewer players."))
         if players > base and options["large_group"] is False:
-            _fail(f"{players} players need the large-group variant (3x3 grids), but large_group=false; set "
-                  f"large_group=true or leave it unset ({mode} without it is for at most {base} players).")
+            FIELDS.fail(f"{players} players need the large-group variant (3x3 grids), but large_group=false; set "
+                        f"large_group=true or leave it unset ({mode} without it is for at most {base} players).")
         if options["setup"] is not None:
             Setup.parse(players, options)
 
@@ -170,12 +171,12 @@ class Config:
     lines: tuple[Line, ...] = ()
     codes: tuple[int, ...] = ()
     index_of_code: dict[int, int] = field(default_factory=dict)
-    place: tuple[A.Move, ...] = ()
-    take_discard: tuple[A.Move, ...] = ()
-    reveal: tuple[A.Move, ...] = ()
-    pick: tuple[tuple[A.Move, ...], ...] = ()
-    remove: tuple[tuple[A.Move, ...], ...] = ()
-    look: tuple[tuple[tuple[Line, A.Move], ...], ...] = ()
+    place: tuple[actions.Move, ...] = ()
+    take_discard: tuple[actions.Move, ...] = ()
+    reveal: tuple[actions.Move, ...] = ()
+    pick: tuple[tuple[actions.Move, ...], ...] = ()
+    remove: tuple[tuple[actions.Move, ...], ...] = ()
+    look: tuple[tuple[tuple[Line, actions.Move], ...], ...] = ()
     line_by_code: dict[int, Line] = field(default_factory=dict)
 
     @staticmethod
@@ -194,11 +195,11 @@ class Config:
             size=layout.size, full_mask=(1 << layout.size) - 1, reveals=layout.reveals,
             row_mode=bool(types) and not single, defense=DEFENSE in types, lines=lines, codes=codes,
             index_of_code={c: i for i, c in enumerate(codes)},
-            place=tuple(A.PLACE[c] for c in codes), take_discard=tuple(A.TAKE_DISCARD[c] for c in codes),
-            reveal=tuple(A.REVEAL[c] for c in codes),
-            pick=tuple(tuple(A.PICK[s][c] for c in codes) for s in range(players)),
-            remove=tuple(tuple(A.REMOVE[s][c] for c in codes) for s in range(players)),
-            look=tuple(tuple((line, A.LOOK[s][line.code]) for line in lines) for s in range(players)),
+            place=tuple(actions.PLACE[c] for c in codes), take_discard=tuple(actions.TAKE_DISCARD[c] for c in codes),
+            reveal=tuple(actions.REVEAL[c] for c in codes),
+            pick=tuple(tuple(actions.PICK[s][c] for c in codes) for s in range(players)),
+            remove=tuple(tuple(actions.REMOVE[s][c] for c in codes) for s in range(players)),
+            look=tuple(tuple((line, actions.LOOK[s][line.code]) for line in lines) for s in range(players)),
             line_by_code={line.code: line for line in lines},
         )
 
@@ -212,36 +213,29 @@ SETUP_KEYS = ("grids", "reveal", "deck", "discard", "action_deck", "action_row",
 
 
 def _card(value: Any, where: str, stars: bool) -> int:
-    if isinstance(value, bool):
-        _fail(f"setup.{where}: {value!r} is not a card; cards are -2..12, \"*\" or an action card name.")
-    if isinstance(value, int) and -2 <= value <= 12:
-        return value
+    if is_integer(value) and -2 <= value <= 12:
+        return int(value)
     if value == "*":
         if not stars:
-            _fail(f"setup.{where}: the even_simpler variant has no stars; remove \"*\".")
+            FIELDS.fail(f"setup.{where}: the even_simpler variant has no stars; remove \"*\".")
         return STAR
     if isinstance(value, str) and value in TYPE_INDEX:
         return ACTION0 + TYPE_INDEX[value]
-    _fail(f"setup.{where}: {value!r} is not a card; cards are -2..12, \"*\" or an action card name "
-          f"({', '.join(TYPE_NAMES)}).")
-    raise AssertionError
+    FIELDS.fail(f"setup.{where}: {value!r} is not a card; cards are -2..12, \"*\" or an action card name "
+                f"({', '.join(TYPE_NAMES)}).")
 
 
 def _type(value: Any, where: str, types: tuple[int, ...]) -> int:
     if not isinstance(value, str) or value not in TYPE_INDEX:
-        _fail(f"setup.{where}: {value!r} is not an action card type; use one of {', '.join(TYPE_NAMES)}.")
+        FIELDS.fail(f"setup.{where}: {value!r} is not an action card type; use one of {', '.join(TYPE_NAMES)}.")
     t = TYPE_INDEX[value]
     if t not in types:
-        _fail(f"setup.{where}: {value!r} is not enabled in this game; enable its option or remove it.")
+        FIELDS.fail(f"setup.{where}: {value!r} is not enabled in this game; enable its option or remove it.")
     return t
 
 
 def _list(value: Any, where: str, length: int | None = None) -> list[Any]:
-    if not isinstance(value, list):
-        _fail(f"setup.{where} must be a list, got {type(value).__name__}.")
-    if length is not None and len(value) != length:
-        _fail(f"setup.{where} must have {length} entries (one per player), got {len(value)}.")
-    return value
+    return FIELDS.listed(value, f"setup.{where}", length, "one per player")
 
 
 @dataclass
@@ -265,12 +259,10 @@ class Setup:
     def parse(players: int, options: dict[str, Any]) -> Setup:
         raw = options["setup"]
         if not isinstance(raw, dict):
-            _fail(f"setup must be an object with any of the keys {', '.join(SETUP_KEYS)}; got {raw!r}.")
-        unknown = sorted(set(raw) - set(SETUP_KEYS))
-        if unknown:
-            _fail(f"setup: unknown key {unknown[0]!r}; the keys are {', '.join(SETUP_KEYS)}.")
-        cfg = Config.from_options(players, options)      # the layout, stars and types the deal must fit
-        layout, stars, types = cfg.layout, cfg.stars, cfg.types
+            FIELDS.fail(f"setup must be an object with any of the keys {', '.join(SETUP_KEYS)}; got {raw!r}.")
+        FIELDS.known_keys(raw, SETUP_KEYS, "setup: ")
+        config = Config.from_options(players, options)      # the layout, stars and types the deal must fit
+        layout, stars, types = config.layout, config.stars, config.types
         out = Setup()
         if "grids" in raw:
             grids = _list(raw["grids"], "grids", players)
@@ -278,8 +270,8 @@ class Setup:
             for s, grid in enumerate(grids):
                 cells = _list(grid, f"grids[{s}]")
                 if len(cells) != layout.size:
-                    _fail(f"setup.grids[{s}] must list {layout.size} cards (row by row, {layout.rows} rows of "
-                          f"{layout.cols}), got {len(cells)}.")
+                    FIELDS.fail(f"setup.grids[{s}] must list {layout.size} cards (row by row, {layout.rows} rows of "
+                                f"{layout.cols}), got {len(cells)}.")
                 out.grids.append([_card(c, f"grids[{s}][{i}]", stars) for i, c in enumerate(cells)])
         if "reveal" in raw:
             out.reveal = []
@@ -288,34 +280,36 @@ class Setup:
                 for p in _list(cells, f"reveal[{s}]"):
                     code = parse_pos(p) if isinstance(p, str) else -1
                     if code not in layout.codes:
-                        _fail(f"setup.reveal[{s}]: {p!r} is not a position of a {layout.rows}x{layout.cols} grid; "
-                              f"write positions like \"B2\" (columns A-{'ABCD'[layout.cols - 1]}, rows 1-3).")
+                        FIELDS.fail(f"setup.reveal[{s}]: {p!r} is not a position of a {layout.rows}x{layout.cols} "
+                                    f"grid; write positions like \"B2\" (columns A-{'ABCD'[layout.cols - 1]}, "
+                                    "rows 1-3).")
                     positions.append(layout.codes.index(code))
                 if len(set(positions)) != len(positions):
-                    _fail(f"setup.reveal[{s}] names a position twice.")
+                    FIELDS.fail(f"setup.reveal[{s}] names a position twice.")
                 out.reveal.append(positions)
         for key in ("deck", "discard"):
             if key in raw:
                 setattr(out, key, [_card(c, f"{key}[{i}]", stars) for i, c in enumerate(_list(raw[key], key))])
         if out.discard is not None and not out.discard:
-            _fail("setup.discard must hold at least one card (its last entry is the top).")
+            FIELDS.fail("setup.discard must hold at least one card (its last entry is the top).")
         if out.discard and out.discard[-1] >= ACTION0:
-            _fail("setup.discard: the top card of the main discard pile must be a number or a star.")
+            FIELDS.fail("setup.discard: the top card of the main discard pile must be a number or a star.")
         for key in ("action_deck", "action_row"):
-            if key in raw and not cfg.row_mode:
-                _fail(f"setup.{key}: this game has no action deck/row (simple or single-deck variant); remove it.")
+            if key in raw and not config.row_mode:
+                FIELDS.fail(f"setup.{key}: this game has no action deck/row (simple or single-deck variant); "
+                            "remove it.")
         if "action_deck" in raw:
             out.action_deck = [_type(t, f"action_deck[{i}]", types) for i, t in enumerate(_list(raw["action_deck"],
                                                                                                   "action_deck"))]
         if "action_row" in raw:
             row = _list(raw["action_row"], "action_row")
             if len(row) > ROW_SIZE:
-                _fail(f"setup.action_row holds at most {ROW_SIZE} cards, got {len(row)}.")
+                FIELDS.fail(f"setup.action_row holds at most {ROW_SIZE} cards, got {len(row)}.")
             out.action_row = [-1 if t is None else _type(t, f"action_row[{i}]", types) for i, t in enumerate(row)]
             out.action_row += [-1] * (ROW_SIZE - len(out.action_row))
         for key in ("action_discard", "held"):
             if key in raw and not types:
-                _fail(f"setup.{key}: this game has no action cards; remove it.")
+                FIELDS.fail(f"setup.{key}: this game has no action cards; remove it.")
         if "action_discard" in raw:
             out.action_discard = [_type(t, f"action_discard[{i}]", types)
                                   for i, t in enumerate(_list(raw["action_discard"], "action_discard"))]
@@ -324,50 +318,47 @@ class Setup:
                         for s, cards in enumerate(_list(raw["held"], "held", players))]
         if "totals" in raw:
             totals = _list(raw["totals"], "totals", players)
-            if not all(isinstance(t, int) and not isinstance(t, bool) for t in totals):
-                _fail("setup.totals must be integers (each player's points before this round).")
+            if not all(is_integer(t) for t in totals):
+                FIELDS.fail("setup.totals must be integers (each player's points before this round).")
             out.totals = list(totals)
         if "first" in raw:
-            first = raw["first"]
-            if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
-                _fail(f"setup.first must be a seat from 0 to {players - 1}, got {first!r}.")
-            out.first = first
+            out.first = FIELDS.seat(raw["first"], "setup.first", players)
         if "lock" in raw:
             names = {None: 0, "row": LINE_ROW, "rows": LINE_ROW, "col": LINE_COL, "cols": LINE_COL,
                      "column": LINE_COL, "columns": LINE_COL}
             locks = _list(raw["lock"], "lock", players)
             for s, value in enumerate(locks):
                 if value not in names:
-                    _fail(f"setup.lock[{s}] must be null, \"rows\" or \"columns\", got {value!r}.")
+                    FIELDS.fail(f"setup.lock[{s}] must be null, \"rows\" or \"columns\", got {value!r}.")
             out.lock = [names[v] for v in locks]
-        out._check_counts(cfg)
+        out._check_counts(config)
         return out
 
-    def _check_counts(self, cfg: Config) -> None:
+    def _check_counts(self, config: Config) -> None:
         """Without an explicit deck, the given cards come out of the standard composition."""
-        types = cfg.types
+        types = config.types
         if self.deck is None:
             used = Counter(c for grid in self.grids or [] for c in grid) + Counter(self.discard or [])
-            available = Counter(number_deck(cfg.stars))
+            available = Counter(number_deck(config.stars))
             for card, n in sorted(used.items()):
                 if card >= ACTION0:
-                    if not cfg.single:
-                        _fail(f"setup: action card {TYPE_NAMES[card - ACTION0]!r} in a grid or the discard pile "
-                              "needs single_deck>0 or an explicit setup.deck.")
+                    if not config.single:
+                        FIELDS.fail(f"setup: action card {TYPE_NAMES[card - ACTION0]!r} in a grid or the discard pile "
+                                    "needs single_deck>0 or an explicit setup.deck.")
                     if card - ACTION0 not in types:
-                        _fail(f"setup: action card {TYPE_NAMES[card - ACTION0]!r} is not enabled in this game.")
+                        FIELDS.fail(f"setup: action card {TYPE_NAMES[card - ACTION0]!r} is not enabled in this game.")
                 elif n > available[card]:
                     shown = "*" if card == STAR else card
-                    _fail(f"setup uses {n} cards {shown!r} but the deck has only {available[card]}; fix the grids/"
-                          "discard, or give setup.deck explicitly.")
+                    FIELDS.fail(f"setup uses {n} cards {shown!r} but the deck has only {available[card]}; fix the "
+                                "grids/discard, or give setup.deck explicitly.")
             actions_used = sum(n for card, n in used.items() if card >= ACTION0)
-            if actions_used > cfg.single:
-                _fail(f"setup places {actions_used} action cards in grids/discard but single_deck is "
-                      f"{cfg.single}; raise single_deck or give setup.deck explicitly.")
-        if self.action_deck is None and cfg.row_mode:
+            if actions_used > config.single:
+                FIELDS.fail(f"setup places {actions_used} action cards in grids/discard but single_deck is "
+                            f"{config.single}; raise single_deck or give setup.deck explicitly.")
+        if self.action_deck is None and config.row_mode:
             used = (Counter(t for t in self.action_row or [] if t >= 0)
                     + Counter(t for cards in self.held or [] for t in cards) + Counter(self.action_discard or []))
             for t, n in used.items():
                 if n > COPIES_PER_ACTION:
-                    _fail(f"setup uses {n} {TYPE_NAMES[t]!r} cards but there are only {COPIES_PER_ACTION}; "
-                          "fix action_row/held/action_discard or give setup.action_deck explicitly.")
+                    FIELDS.fail(f"setup uses {n} {TYPE_NAMES[t]!r} cards but there are only {COPIES_PER_ACTION}; "
+                                "fix action_row/held/action_discard or give setup.action_deck explicitly.")

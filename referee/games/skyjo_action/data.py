@@ -132,3 +132,8 @@ def parse_pos(text: str) -> int:
 # Observation form of every card code (EMPTY -> None), for table lookups on the hot path.
 CARD_JSON: dict[int, int | str | None] = {c: card_json(c) for c in
                                           [EMPTY, STAR, *range(-2, 13), *range(ACTION0, ACTION0 + len(TYPE_NAMES))]}
+
+
+# The positions whose bit is set, and the face-up flags, for every 12-bit mask.
+POSITIONS_OF_MASK = tuple(tuple(p for p in range(12) if (mask >> p) & 1) for mask in range(1 << 12))
+FACE_UP_OF_MASK = tuple(tuple((mask >> p) & 1 == 1 for p in range(12)) for mask in range(1 << 12))

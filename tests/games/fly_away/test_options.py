@@ -76,7 +76,7 @@ def row(cards: list[int]) -> list[list[int]]:
     ({"penalties": [-4, -4, -4, -4]}, "only 3 penalty cards of -4"),
     ({"penalties": -2}, "list of penalty values"),
     ({"lead": 2}, "seat from 0 to 1"),
-    ({"to_move": True}, "must be an integer"),
+    ({"to_move": True}, "must be a seat from 0 to"),
 ])
 def test_bad_setup_is_explained(setup: Any, hint: str) -> None:
     with pytest.raises(OptionError, match="setup") as caught:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from referee.games import make
-from referee.games.oddball_aeronauts.state import DISCARD, OddballState
+from referee.games.oddball_aeronauts.phases import DISCARD
+from referee.games.oddball_aeronauts.state import OddballState
 
 GAME = "oddball-aeronauts"
 

@@ -50,12 +50,12 @@ def test_wrong_player_count() -> None:
     ({"aerodromes": [{"A1": "yes"}]}, "must be \"up\" or \"flipped\""),
     ({"aerodromes": [{"Z1": "up"}]}, "unknown key 'Z1'"),
     ({"aerodromes": [{"C2": "flipped"}]}, "never flipped"),
-    ({"aerodromes": [{"plus1": 9}]}, "plus1 must be 0 to 8"),
+    ({"aerodromes": [{"plus1": 9}]}, "plus1 must be an integer from 0 to 8"),
     ({"aerodromes": [{"fraction": "1/3"}]}, "fraction must be one of"),
     ({"aerodromes": [{"fraction": "1/2"}]}, "largest first"),
     ({"aerodromes": [{"fraction": "3/4"}, {"fraction": "3/4"}]}, "given to two players"),
     ({"aerodromes": [{}, {}, {}]}, "at most 2"),
-    ({"campaign": 0}, "positive integer"),
+    ({"campaign": 0}, "campaign must be an integer of at least 1"),
 ])
 def test_bad_setups_name_the_key_and_the_fix(setup: Any, match: str) -> None:
     with pytest.raises(OptionError, match=match) as info:

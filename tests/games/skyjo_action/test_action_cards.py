@@ -23,7 +23,7 @@ def test_swap_with_another_player_exchanges_cards_and_keeps_their_faces() -> Non
     assert grid(state, 0)[11] == -2 and not face_up(state, 0)[11]      # their face-down -2, still face down
     assert grid(state, 1)[0] == 12 and face_up(state, 1)[0]            # my face-up 12, still face up
     assert state.observation(0)["areas"][0]["cards"][11] is None       # a face-down card stays unseen
-    assert state.adiscard == [T["swap-other"]] and mover(state) == 1
+    assert state.action_discard == [T["swap-other"]] and mover(state) == 1
 
 
 def test_swap_between_two_opponents_and_face_down_cards_stay_down() -> None:
@@ -132,7 +132,7 @@ def test_defense_cancels_a_swap_that_targets_you() -> None:
     assert pending == {"by": 0, "card": "swap-other", "swap": [[0, "D3"], [1, "A1"]]}
     play(state, "defend")
     assert grid(state, 0)[11] == 12 and grid(state, 1)[0] == -2            # nothing swapped
-    assert state.held[1] == () and state.adiscard == [T["swap-other"], T["defense"]]
+    assert state.held[1] == () and state.action_discard == [T["swap-other"], T["defense"]]
     assert mover(state) == 1 and state.observation(1)["decision"] == "turn"   # seat 0's turn is over
 
 
@@ -184,7 +184,7 @@ def test_reactivation_plays_a_card_from_the_action_discard_pile() -> None:
     assert legal(state) == ["replay swap-own", "replay draw-three"]      # never a Reactivation
     play(state, "replay swap-own", "pick 0 A1", "pick 0 B1")
     assert grid(state, 0)[:2] == [2, 1]
-    assert state.adiscard == [T["reactivation"], T["draw-three"], T["reactivation"], T["swap-own"]]
+    assert state.action_discard == [T["reactivation"], T["draw-three"], T["reactivation"], T["swap-own"]]
 
 
 def test_thief_steals_a_card_and_plays_it_at_once() -> None:
@@ -197,7 +197,7 @@ def test_thief_steals_a_card_and_plays_it_at_once() -> None:
     assert mover(state) == 0
     play(state, "draw", "discard", "reveal B1")
     assert mover(state) == 1
-    assert state.adiscard == [T["thief"], T["double-move"]]
+    assert state.action_discard == [T["thief"], T["double-move"]]
 
 
 def test_thief_on_a_hidden_card_takes_one_at_random() -> None:
@@ -218,7 +218,7 @@ def test_thief_on_a_hidden_card_takes_one_at_random() -> None:
 def test_a_card_with_no_possible_effect_does_nothing() -> None:
     state = fixed(2, setup={"held": [["thief"], []]}, **ALL)
     play(state, "activate", "play thief")
-    assert mover(state) == 1 and state.adiscard == [T["thief"]]
+    assert mover(state) == 1 and state.action_discard == [T["thief"]]
 
 
 def test_star_placed_lets_you_take_an_action_card_optionally() -> None:
@@ -228,7 +228,7 @@ def test_star_placed_lets_you_take_an_action_card_optionally() -> None:
     assert legal(state) == ["star pass", "star swap-own", "star look", "star meteor"]
     assert state.observation(0)["pending"] == {"optional": True}
     play(state, "star swap-own")
-    assert [t for t, _, _ in state.held[0]] == [T["swap-own"]] and state.arow[3] == T["draw-three"]
+    assert [t for t, _, _ in state.held[0]] == [T["swap-own"]] and state.action_row[3] == T["draw-three"]
     assert grid(state, 0)[0] == "*"
 
 
@@ -285,11 +285,12 @@ def test_an_empty_action_deck_is_rebuilt_from_the_action_discard_pile() -> None:
     state = fixed(2, setup={"action_row": ["look", "meteor", "look", "meteor"], "action_deck": [],
                             "action_discard": ["swap-own", "draw-three"]})
     play(state, "take-action", "take look")
-    assert state.arow[0] in (T["swap-own"], T["draw-three"]) and len(state.adeck) == 1 and state.adiscard == []
+    assert state.action_row[0] in (T["swap-own"], T["draw-three"])
+    assert len(state.action_deck) == 1 and state.action_discard == []
     assert any(e[0] == "c" and e[1] == "action-reshuffle" for e in state.history())
     play(state, "take-action", "take deck")
     play(state, "take-action", "take meteor")                     # nothing left: the row keeps a gap
-    assert state.arow[1] == -1 and state.observation(0)["action_row"][1] is None
+    assert state.action_row[1] == -1 and state.observation(0)["action_row"][1] is None
     play(state, "take-action")
     assert "take deck" not in legal(state)
 

@@ -99,6 +99,6 @@ def test_large_group_lines_are_three_long_and_star_lines_score() -> None:
     play(state, "draw", "keep", "place C1")
     assert legal(state) == ["clear row 1", "clear none"]
     from referee.games.skyjo_action.rules import area_points
-    lines = state.cfg.lines
+    lines = state.config.lines
     assert area_points([13, 13, 13, 1, 2, 3, 4, 5, 6], lines, -10, -15) == 21 - 15
     assert area_points([13, 1, 2, 13, 3, 4, 13, 5, 6], lines, -10, -15) == 21 - 10

@@ -28,7 +28,7 @@ def test_spec() -> None:
 
 
 def test_nine_and_ten_players_use_the_large_group_variant() -> None:
-    assert game(9).cfg.layout.cols == 3 and game(10).cfg.layout.cols == 3 and game(8).cfg.layout.cols == 4
+    assert game(9).config.layout.cols == 3 and game(10).config.layout.cols == 3 and game(8).config.layout.cols == 4
     with pytest.raises(OptionError, match="9 players need the large-group variant.*set large_group=true"):
         make("skyjo-action", 9, options={"large_group": False})
     with pytest.raises(PlayerCountError, match="2 to 10 players, not 11"):
@@ -38,12 +38,12 @@ def test_nine_and_ten_players_use_the_large_group_variant() -> None:
 
 
 def test_simple_variants_have_their_own_player_limits() -> None:
-    assert game(6, simple=True).cfg.layout.cols == 4 and game(8, simple=True).cfg.layout.cols == 3
+    assert game(6, simple=True).config.layout.cols == 4 and game(8, simple=True).config.layout.cols == 3
     with pytest.raises(OptionError, match="simple variant is for at most 8 players"):
         make("skyjo-action", 9, options={"simple": True})
     with pytest.raises(OptionError, match="7 players need the large-group variant"):
         make("skyjo-action", 7, options={"simple": True, "large_group": False})
-    assert game(6, even_simpler=True).cfg.layout.cols == 3
+    assert game(6, even_simpler=True).config.layout.cols == 3
     with pytest.raises(OptionError, match="even_simpler variant is for at most 6 players"):
         make("skyjo-action", 7, options={"even_simpler": True})
 

@@ -25,23 +25,23 @@ def test_deal_two_players_standard() -> None:
     assert [len(r) for r in state.cards] == [12, 12]
     assert [sum(face_up(state, s)) for s in (0, 1)] == [2, 2]       # two random reveals each
     assert len(state.discard) == 1
-    assert len([t for t in state.arow if t >= 0]) == 4
+    assert len([t for t in state.action_row if t >= 0]) == 4
     # 120 cards: 24 dealt, 1 on the discard pile, the rest in the main deck.
     assert len(state.deck) == 120 - 24 - 1
     # Starter action deck: 5 types x 3, four of them face up in the row.
-    assert len(state.adeck) + 4 == 15
-    assert set(state.adeck) | set(state.arow) <= {0, 1, 2, 3, 4}
+    assert len(state.action_deck) + 4 == 15
+    assert set(state.action_deck) | set(state.action_row) <= {0, 1, 2, 3, 4}
 
 
 def test_extra_action_cards_join_the_action_deck() -> None:
     state = make("skyjo-action", 2, seed=5, options={"double_move": True, "defense": True, "reactivation": True,
                                                       "thief": True})
     assert isinstance(state, SkyjoActionState)
-    everything = Counter(state.adeck + [t for t in state.arow if t >= 0])
+    everything = Counter(state.action_deck + [t for t in state.action_row if t >= 0])
     assert sum(everything.values()) == 27 and all(n == 3 for n in everything.values())
     only_thief = make("skyjo-action", 2, seed=5, options={"starter_actions": False, "thief": True})
     assert isinstance(only_thief, SkyjoActionState)
-    assert set(only_thief.adeck) | {t for t in only_thief.arow if t >= 0} == {TYPE_INDEX["thief"]}
+    assert set(only_thief.action_deck) | {t for t in only_thief.action_row if t >= 0} == {TYPE_INDEX["thief"]}
 
 
 def test_large_group_deals_three_by_three_with_one_reveal() -> None:
@@ -59,7 +59,7 @@ def test_first_player_has_the_highest_revealed_sum() -> None:
     state = fixed(3, grids=["9 2 3 4 / 5 6 7 8 / 9 10 11 12", "12 12 3 4 / 5 6 7 8 / 9 10 11 12",
                             "-2 0 3 4 / 5 6 7 8 / 9 10 11 12"],
                   reveal=[["A1", "B1"], ["A1", "B1"], ["A1", "B1"]], setup={"first": None})
-    assert mover(state) == 1 and state.cur == 1
+    assert mover(state) == 1 and state.current == 1
 
 
 def test_first_player_tie_goes_to_the_highest_single_card_and_a_star_counts_zero() -> None:
@@ -67,7 +67,7 @@ def test_first_player_tie_goes_to_the_highest_single_card_and_a_star_counts_zero
     state = fixed(3, grids=["5 5 3 4 / " + FILLER[8:], "12 -2 3 4 / " + FILLER[8:], "10 * 3 4 / " + FILLER[8:]],
                   reveal=[["A1", "B1"]] * 3, setup={"first": None})
     # Seat 2 revealed a star: it takes an action card first (setup stars, in turn order from the first player).
-    assert state.cur == 1
+    assert state.current == 1
     assert mover(state) == 2 and all(a.startswith("star ") for a in legal(state))
     assert "star pass" not in legal(state)          # at setup the take is not optional
 
@@ -77,7 +77,7 @@ def test_first_player_exact_tie_is_a_seeded_draw() -> None:
     for seed in range(12):
         state = fixed(2, grids=["5 5 3 4 / " + FILLER[8:]] * 2, reveal=[["A1", "B1"]] * 2,
                       setup={"first": None}, seed=seed)
-        firsts.add(state.cur)
+        firsts.add(state.current)
         assert any(e[0] == "c" and e[1] == "first-player" for e in state.history())
     assert firsts == {0, 1}
 
@@ -88,7 +88,7 @@ def test_setup_star_takes_an_action_card_and_restocks_the_row() -> None:
                          "action_deck": ["swap-other", "look"]})
     assert mover(state) == 0 and legal(state) == ["star swap-own", "star draw-three", "star look", "star meteor"]
     play(state, "star meteor")
-    assert state.arow == [TYPE_INDEX["look"], TYPE_INDEX["swap-other"], TYPE_INDEX["swap-own"],
+    assert state.action_row == [TYPE_INDEX["look"], TYPE_INDEX["swap-other"], TYPE_INDEX["swap-own"],
                           TYPE_INDEX["draw-three"]]
     assert [t for t, _, _ in state.held[0]] == [TYPE_INDEX["meteor"]]
     # The card taken at setup may be activated on the first turn.
@@ -107,7 +107,7 @@ def test_even_simpler_has_no_stars() -> None:
     state = make("skyjo-action", 4, seed=3, options={"even_simpler": True})
     assert isinstance(state, SkyjoActionState)
     everywhere = state.deck + state.discard + [c for row in state.cards for c in row]
-    assert STAR not in everywhere and len(everywhere) == 105 and not state.cfg.types
+    assert STAR not in everywhere and len(everywhere) == 105 and not state.config.types
 
 
 def test_single_deck_shuffles_action_cards_into_the_main_deck() -> None:
@@ -115,9 +115,9 @@ def test_single_deck_shuffles_action_cards_into_the_main_deck() -> None:
     assert isinstance(state, SkyjoActionState)
     everywhere = state.deck + state.discard + [c for row in state.cards for c in row]
     in_main = [c for c in everywhere if c >= ACTION0]
-    assert len(in_main) + len(state.adiscard) == 7          # a flipped first discard goes to the action pile
+    assert len(in_main) + len(state.action_discard) == 7          # a flipped first discard goes to the action pile
     assert len(everywhere) - len(in_main) == 120
-    assert len(state.box) == 15 - 7 and state.adeck == [] and state.arow == [-1] * 4
+    assert len(state.box) == 15 - 7 and state.action_deck == [] and state.action_row == [-1] * 4
 
 
 def test_later_rounds_start_with_the_player_who_ended_the_previous_one() -> None:
@@ -127,7 +127,7 @@ def test_later_rounds_start_with_the_player_who_ended_the_previous_one() -> None
     play(state, "draw", "keep", "place D3")
     assert state.ender == 1 and mover(state) == 0 and state.finals == ()   # its last turn has begun
     play(state, "draw", "discard", "reveal A1")
-    assert state.round_no == 2 and state.cur == 1
+    assert state.round_no == 2 and state.current == 1
     assert state.rounds[0][2] == 1
 
 

@@ -24,7 +24,7 @@ def test_drawing_an_action_card_keep_or_discard_then_draw_a_replacement() -> Non
 def test_a_discarded_action_card_goes_to_the_action_discard_pile() -> None:
     state = fixed(2, deck="look 4", single_deck=5)
     play(state, "draw", "discard")
-    assert state.adiscard == [T["look"]] and state.observation(0)["pending"] == {"card": 4}
+    assert state.action_discard == [T["look"]] and state.observation(0)["pending"] == {"card": 4}
 
 
 def test_draw_three_skips_action_cards_after_the_choice() -> None:
@@ -48,7 +48,7 @@ def test_an_action_card_revealed_at_setup_is_kept_or_discarded_then_replaced() -
     assert mover(state) == 0 and legal(state) == ["discard", "hold"]
     play(state, "discard")
     assert grid(state, 0)[0] == 9 and face_up(state, 0)[0]
-    assert state.cur == 0                                     # its 9 makes it first
+    assert state.current == 0                                     # its 9 makes it first
 
 
 def test_the_final_reveal_discards_action_cards_and_replaces_them() -> None:
@@ -57,12 +57,12 @@ def test_the_final_reveal_discards_action_cards_and_replaces_them() -> None:
                   deck="2 0 6", single_deck=5, max_rounds=1, setup={"first": 1})
     play(state, "draw", "keep", "place D3", "draw", "discard", "reveal B1")
     assert state.is_over()
-    assert T["look"] in state.adiscard and grid(state, 0)[0] == 6
+    assert T["look"] in state.action_discard and grid(state, 0)[0] == 6
 
 
 def test_the_first_discard_is_never_an_action_card() -> None:
     state = fixed(2, deck="thief 7 1", single_deck=5, thief=True, setup={"discard": None})
-    assert state.discard == [7] and state.adiscard == [T["thief"]]
+    assert state.discard == [7] and state.action_discard == [T["thief"]]
 
 
 def test_no_action_row_nor_deck_in_single_deck() -> None:

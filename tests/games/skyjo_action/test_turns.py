@@ -59,9 +59,9 @@ def test_take_action_from_the_row_restocks_it_and_everyone_sees_it() -> None:
     play(state, "take-action")
     assert legal(state) == ["take deck", "take swap-own", "take look", "take meteor"]
     play(state, "take look")
-    assert state.arow == [T["draw-three"], T["meteor"], T["look"], T["swap-own"]]   # leftmost look replaced
+    assert state.action_row == [T["draw-three"], T["meteor"], T["look"], T["swap-own"]]   # leftmost look replaced
     assert state.observation(1)["areas"][0]["held"] == ["look"]
-    assert state.adeck == [T["swap-other"]]
+    assert state.action_deck == [T["swap-other"]]
 
 
 def test_take_action_from_the_deck_stays_hidden_from_the_others() -> None:
@@ -96,7 +96,7 @@ def test_drop_discards_an_action_card_without_its_effect() -> None:
     state = fixed(2, setup={"held": [["meteor"], []]})
     before = [list(r) for r in state.cards]
     play(state, "activate", "drop meteor")
-    assert state.adiscard == [T["meteor"]] and state.held[0] == () and state.cards == before
+    assert state.action_discard == [T["meteor"]] and state.held[0] == () and state.cards == before
     assert mover(state) == 1
 
 
@@ -115,7 +115,7 @@ def test_take_discard_after_a_reshuffled_main_deck() -> None:
     play(state, "draw", "discard", "reveal A1")      # the deck is empty now
     assert state.deck == []
     play(state, "draw")                                # seat 1: the discard pile but its top is shuffled in
-    assert state.discard == [5] and sorted(state.deck + [state.stack[-1][2]]) == [1, 2, 3]
+    assert state.discard == [5] and sorted(state.deck + [state.stack[-1].card]) == [1, 2, 3]
     assert any(e[0] == "c" and e[1] == "reshuffle" for e in state.history())
 
 
