@@ -16,9 +16,10 @@ DEFAULT_HISTORY_LIMIT = 1000  # a chart's worth of points; older rows stay store
 
 # Named so bench/ratings.py can show their query plans.
 LEADERBOARD_SQL = """
-    SELECT r.version_id, b.name AS bot, v.number AS version, r.mu, r.sigma, r.mu - 3 * r.sigma AS score,
-           r.matches, r.last_match_id
+    SELECT r.version_id, b.name AS bot, v.number AS version, a.name AS account, r.mu, r.sigma,
+           r.mu - 3 * r.sigma AS score, r.matches, r.last_match_id
     FROM ratings r JOIN bot_versions v ON v.id = r.version_id JOIN bots b ON b.id = v.bot_id
+         JOIN accounts a ON a.id = b.account_id
     WHERE r.ladder_id = %s AND r.matches > 0
     ORDER BY r.mu - 3 * r.sigma DESC, r.mu DESC, r.version_id
     LIMIT %s"""
