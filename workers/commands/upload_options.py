@@ -22,7 +22,7 @@ HELP = {
     "stream_deadline_s": "Seconds an upload may take from its start to its last byte.",
     "max_chunks": "Data messages per upload (skyarena submit sends 64 KiB each).",
     "submissions_per_hour": "SubmitVersion calls per account an hour, refused ones included.",
-    "submission_burst": "... of which this many may come at once.",
+    "submission_burst": "Of those calls, how many one account may make at once (the bucket's size).",
     "versions_per_day": "New versions an account may store in any 24 hours.",
 }
 
