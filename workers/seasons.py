@@ -50,7 +50,7 @@ class SeasonSpec:
     sigma_inflation: float = DEFAULT_SIGMA_INFLATION
 
     def __post_init__(self) -> None:
-        if not NAME_PATTERN.match(self.name):
+        if not NAME_PATTERN.fullmatch(self.name):  # match() would let a final newline through
             raise SeasonError(f"season name {self.name!r} is not allowed: use 1-64 letters, digits, '_', '.' "
                               "or '-', starting with a letter or digit")
         spec = GAMES.get(self.game)
