@@ -3,24 +3,27 @@
 Versions are immutable and content-addressed, so a worker unpacks each archive once into a
 folder named by its SHA-256 (in a private, 0700 cache folder of the worker) and every match
 of that version reads the same files; the sandbox mounts the folder read-only. The bytes are
-checked against their hash before use, and entries that could escape the folder (absolute
-paths, ``..``, links, devices) are refused even though the Arena refused them at submission:
-the worker does not trust what it reads from the database more than it must.
+checked against their hash before use, and the archive is read by the very rule the Arena
+accepted it by (`workers.archive_rules`: no absolute paths, ``..``, links, devices, oversized
+tar headers): the worker does not trust what it reads from the database more than it must,
+and never refuses what the Arena accepted.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 import shutil
-import tarfile
 import tempfile
-import zipfile
 from collections.abc import Callable
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
+from workers.archive_rules import ArchiveLimits, ArchiveRefused, read_archive, write_files
 from workers.errors import WorkerError
+
+# The Arena's caps were applied at intake (and an organiser may raise them there); these only
+# bound what a worker holds in memory for an archive that reached the store some other way.
+UNPACK_LIMITS = ArchiveLimits(max_archive_bytes=256 << 20, max_unpacked_bytes=1 << 30, max_files=100_000)
 
 
 class ArchiveMissing(WorkerError):
@@ -31,46 +34,13 @@ class ArchiveRejected(WorkerError):
     """A version's archive cannot be unpacked safely."""
 
 
-def _safe_name(name: str) -> PurePosixPath:
-    path = PurePosixPath(name)
-    if path.is_absolute() or ".." in path.parts or not path.parts:
-        raise ArchiveRejected(f"archive entry {name!r} would land outside the bot's folder")
-    return path
-
-
 def unpack(data: bytes, dest: Path) -> None:
-    """Unpack a tar (optionally compressed) or zip archive into ``dest`` (regular files and folders only)."""
-    if zipfile.is_zipfile(io.BytesIO(data)):
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            for info in archive.infolist():
-                target = dest / _safe_name(info.filename)
-                if info.is_dir():
-                    target.mkdir(parents=True, exist_ok=True)
-                    continue
-                if (info.external_attr >> 16) & 0o170000 not in (0, 0o100000):
-                    raise ArchiveRejected(f"archive entry {info.filename!r} is not a regular file")
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(archive.read(info))
-        return
+    """Unpack a tar (optionally compressed) or zip archive into ``dest`` by the Arena's own rule."""
     try:
-        with tarfile.open(fileobj=io.BytesIO(data)) as archive:
-            _unpack_tar(archive, dest)
-    except tarfile.TarError:
-        raise ArchiveRejected("the archive is neither a tar nor a zip file") from None
-
-
-def _unpack_tar(archive: tarfile.TarFile, dest: Path) -> None:
-    for member in archive.getmembers():
-        target = dest / _safe_name(member.name)
-        if member.isdir():
-            target.mkdir(parents=True, exist_ok=True)
-        elif member.isfile():
-            source = archive.extractfile(member)
-            assert source is not None
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(source.read())
-        else:
-            raise ArchiveRejected(f"archive entry {member.name!r} is a link or device, not a regular file")
+        files = read_archive(data, UNPACK_LIMITS)
+    except ArchiveRefused as exc:
+        raise ArchiveRejected(f"the version's archive cannot be unpacked safely: {exc}") from None
+    write_files(files, dest)
 
 
 class CodeCache:

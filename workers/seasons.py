@@ -62,7 +62,7 @@ def check_season(spec: SeasonSpec) -> None:
     """Raise SeasonError, saying what to change, unless every setting of ``spec`` can be played:
     the name, the game, each player count with the game's options for it (the engine's own
     check and message), the clocks within the referee's limits, the league parameters."""
-    if not NAME_PATTERN.match(spec.name):
+    if not NAME_PATTERN.fullmatch(spec.name):  # match() would let a final newline through
         raise SeasonError(f"season name {spec.name!r} is not allowed: use 1-64 letters, digits, '_', '.' "
                           "or '-', starting with a letter or digit")
     game = GAMES.get(spec.game)

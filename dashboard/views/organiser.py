@@ -1,4 +1,5 @@
-"""Organiser: create, start and close seasons; pause and reinstate versions. Behind an organiser token.
+"""Organiser: create, start and close seasons; pause and reinstate versions; revoke API tokens.
+Behind an organiser token.
 
 The only page that writes, and only through the store's own functions (`seasons.py`,
 `version_status.py`), each in one transaction: a refused request (a name taken, a season
@@ -14,6 +15,7 @@ import streamlit as st
 
 from dashboard.auth import sign_in
 from dashboard.data import PAGE_SIZE, run
+from dashboard.token_revoke import render_tokens
 from referee.games import GAMES
 from workers.seasons import SeasonError, SeasonSpec
 from workers.store import versions
@@ -103,6 +105,7 @@ def render() -> None:
     _create()
     _seasons()
     _versions()
+    render_tokens()
 
 
 render()

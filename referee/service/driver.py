@@ -133,7 +133,7 @@ class Match:
         self._visible = visibility.policy(state)
         self._stats = metrics.stats
         self._join_timer = self._loop.call_later(join_timeout_s, self._join_timeout, join_timeout_s)
-        log.info("match_created", match_id=match_id, game=self.game, players=self.players, seed=self.seed,
+        log.info("match_created", match_id=match_id, game=self.game, players=self.players,
                  time_control=time_control.to_json(), strike_limit=strike_limit)
 
     # ----- seats joining and leaving ---------------------------------------------------

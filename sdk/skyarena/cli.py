@@ -54,7 +54,7 @@ PLATFORM_COMMANDS: dict[str, tuple[str, str]] = {
     "arena": ("workers.commands.arena", "Serve the Arena: submissions, ladders, matches and logs over gRPC (server)."),
     "referee": ("referee.service.command", "Run the referee service."),
     "login": ("skyarena.arena.login", "Store your Arena address and API token."),
-    "token": ("workers.commands.token", "Create API tokens (organisers; --bootstrap for the first one)."),
+    "token": ("workers.commands.token", "Create or revoke API tokens (organisers; --bootstrap for the first one)."),
     "submit": ("skyarena.arena.submit", "Upload a bot folder to the Arena as a new version."),
     "bots": ("skyarena.arena.bots", "List your bots on the Arena and their versions' status."),
     "status": ("skyarena.arena.status", "Show one version's status on the Arena."),

@@ -25,6 +25,7 @@ from tests.dashboard.league_seed import (
     PAUSE_REASON,
 )
 from workers.store import Database, connect, ladders, matches, seasons, versions
+from workers.store.accounts import TokenRefused, check_token, issue_token, live_tokens
 from workers.store.ladders import frozen_standings, leaderboard
 
 PAGES = Path(__file__).resolve().parents[2] / "dashboard" / "views"
@@ -306,3 +307,20 @@ def test_the_store_reads_refuse_nothing_on_an_empty_database(db: Database, monke
                            ("bot", "No bots yet")):
         app = AppTest.from_file(str(PAGES / f"{name}.py"), default_timeout=TIMEOUT_S).run()
         assert not app.exception and any(i.value.startswith(expected) for i in app.info), name
+
+
+def test_organiser_revokes_a_token_and_it_is_refused_from_then_on(page: Any, seeded: SeededDatabase) -> None:
+    with connect(seeded.url) as conn:
+        leaked = issue_token(conn, "mallory", "author", "leaked laptop")
+    app = page("organiser")
+    app.text_input(key="token_organiser").input(ORGANISER_TOKEN)
+    next(b for b in app.button if b.label == "Sign in").click().run()
+    app.text_input(key="tokens_account").input("mallory").run()
+    chosen = app.selectbox(key="tokens_chosen").value
+    assert (chosen["account"], chosen["label"]) == ("mallory", "leaked laptop")
+    app.button(key="tokens_revoke").click().run()
+    assert [s.value for s in app.success] == [f"token #{chosen['id']} of mallory revoked"]
+    with connect(seeded.url) as conn, pytest.raises(TokenRefused, match="revoked"):
+        check_token(conn, leaked, "author")
+    assert not store_rows(seeded.url, live_tokens, "mallory"), "a revoked token is no longer listed"
+    assert store_rows(seeded.url, check_token, ORGANISER_TOKEN, "organiser") is not None

@@ -77,6 +77,7 @@ def test_skyarena_match_prints_json_and_metrics_are_served(served: ServeProcess)
     assert {"referee_listening", "match_created", "match_started", "fault", "match_finished",
             "referee_stopped"} <= {e["event"] for e in events}
     assert all(SERVICE_TOKEN not in line for line in err.splitlines())
+    assert not [e for e in events if "seed" in e], "a match's seed decides its chance: the log never holds it"
 
 
 def test_graceful_shutdown_lets_matches_finish_or_fail_cleanly(served: ServeProcess) -> None:

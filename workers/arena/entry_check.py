@@ -16,20 +16,12 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from workers.archive_rules import ArchiveRefused, write_files
 from workers.sandbox import EntryError, SandboxLimits, start_hosted_bot
-
-from .archive import ArchiveRefused
 
 # Loading a bot is importing a few modules: these bound a bot whose import spins or hangs.
 CHECK_LIMITS = SandboxLimits(cpu_s=20, wall_s=30.0, grace_s=0.5, log_bytes=16 * 1024)
 CHECK_TIMEOUT_S = 30.0
-
-
-def write_files(files: Mapping[str, bytes], folder: Path) -> None:
-    for name, content in files.items():
-        target = folder / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(content)
 
 
 async def check_entry(files: Mapping[str, bytes], entry: str, limits: SandboxLimits = CHECK_LIMITS,

@@ -20,10 +20,12 @@ import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from referee.match.faults import cap as echoed
 from serving.logs import EventLog
 from skyarena.v1 import arena_pb2 as pb
 from workers.store import Database
 from workers.store import submissions as store
+from workers.store.database import Conn
 
 from .archive import ArchiveLimits, ArchiveRefused, check_archive
 from .entry_check import check_entry
@@ -57,7 +59,7 @@ def receive(chunks: Iterable[pb.SubmitChunk], limits: ArchiveLimits) -> Upload:
         raise UploadTooLarge(f"the archive is {header.size} bytes, above the cap of {cap} bytes: leave out what the "
                              "bot does not need")
     if header.format not in FORMATS:
-        raise ArchiveRefused(f"unknown archive format {header.format!r}: send tar.gz, tar or zip")
+        raise ArchiveRefused(f"unknown archive format {echoed(header.format)!r}: send tar.gz, tar or zip")
     parts: list[bytes] = []
     received = 0
     for chunk in stream:
@@ -82,7 +84,8 @@ class Intake:
     dispatch: Dispatch
     sandbox_backend: str = "auto"
 
-    def submit(self, account: str, upload: Upload) -> store.Submitted:
+    def submit(self, account: str, upload: Upload, quota: Callable[[Conn], None] | None = None) -> store.Submitted:
+        """Check, store and dispatch; ``quota`` may refuse a new version inside the storing transaction."""
         checked = check_archive(upload.data, self.limits, upload.header.bot, upload.header.game)
         manifest = checked.manifest
         asyncio.run(check_entry(checked.files, manifest.entry, backend=self.sandbox_backend))
@@ -90,6 +93,8 @@ class Intake:
             submitted = store.submit_version(conn, account, manifest.name, manifest.game, upload.data,
                                              manifest.to_json())
             if not submitted.existing:
+                if quota is not None:
+                    quota(conn)
                 queue_smoke(conn, submitted.version_id, manifest.game)
         if not submitted.existing:
             try:

@@ -31,11 +31,12 @@ from .archive import ArchiveLimits
 from .intake import Dispatch
 from .metrics import ArenaMetrics
 from .service import LOGGER_NAME, ArenaService, log
+from .upload_limits import UploadLimits, server_threads
 
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["Arena"].full_name
 
-# Calls served at once: each holds a store connection or a sandbox check for its duration.
-MAX_WORKERS = 16
+# Calls served at once: `upload_limits.server_threads`, the uploads' cap plus threads for reads
+# and health, so stalled uploads cannot starve them.
 # An upload arrives in chunks of at most this (the client sends 64 KiB); any other message is small.
 MAX_RECEIVE_BYTES = 1 << 20
 # The largest answer: a long match's public replay, or a capped bot log.
@@ -50,16 +51,18 @@ def configure_logs(level: str = "info", fmt: str = "json") -> None:
 
 class ArenaServer:
     def __init__(self, db: Database, dispatch: Dispatch, limits: ArchiveLimits | None = None,
-                 metrics: ArenaMetrics | None = None, sandbox_backend: str = "auto") -> None:
+                 metrics: ArenaMetrics | None = None, sandbox_backend: str = "auto",
+                 uploads: UploadLimits | None = None) -> None:
         self.metrics = metrics or ArenaMetrics()
-        self.service = ArenaService(db, dispatch, limits, self.metrics, sandbox_backend)
+        self.service = ArenaService(db, dispatch, limits, self.metrics, sandbox_backend, uploads)
         self.health = health.HealthServicer()
         self.server: grpc.Server | None = None
         self.port = 0
 
     def start(self, listen: str) -> int:
         """Bind and serve; returns the bound port (``listen`` may end in ``:0``)."""
-        server = grpc.server(futures.ThreadPoolExecutor(max_workers=MAX_WORKERS, thread_name_prefix="arena"),
+        server = grpc.server(futures.ThreadPoolExecutor(max_workers=server_threads(self.service.gate.limits),
+                                                        thread_name_prefix="arena"),
                              options=[
                                  ("grpc.max_receive_message_length", MAX_RECEIVE_BYTES),
                                  ("grpc.max_send_message_length", MAX_SEND_BYTES),
@@ -79,7 +82,7 @@ class ArenaServer:
         self.health.set("", health_pb2.HealthCheckResponse.SERVING)
         self.server = server
         log.info("arena_listening", listen=listen, port=self.port,
-                 limits=vars(self.service.limits))
+                 limits=vars(self.service.limits), uploads=vars(self.service.gate.limits))
         return self.port
 
     def stop(self, grace_s: float = STOP_GRACE_S) -> None:

@@ -16,13 +16,21 @@ from typing import Any, TypeVar
 
 import grpc
 
+from referee.match.faults import REASON_LIMIT, cap
 from serving.logs import EventLog
 from skyarena.v1 import arena_pb2 as pb
 from skyarena.v1 import arena_pb2_grpc as pb_grpc
 from workers.seasons import SeasonSpec, default_player_counts, season_defaults
 from workers.store import Database, NotFound, matches, versions
 from workers.store import submissions as store
-from workers.store.accounts import Account, account_by_name, issue_token, token_expiry
+from workers.store.accounts import (
+    Account,
+    account_by_name,
+    issue_token,
+    revoke_account_tokens,
+    revoke_token,
+    token_expiry,
+)
 from workers.store.database import Row
 from workers.store.ladders import frozen_standings, leaderboard, rating_history, version_ladders
 from workers.store.results import decompress_replay
@@ -42,7 +50,9 @@ from .errors import BadRequest, CallRefused
 from .intake import Dispatch, Intake, receive
 from .metrics import ArenaMetrics
 from .public_replay import public_jsonl
+from .rate_limits import SubmissionGate
 from .statuses import status_of
+from .upload_limits import UploadLimits, bounded_stream
 
 LOGGER_NAME = "skyarena.arena"
 log = EventLog(LOGGER_NAME)
@@ -50,6 +60,7 @@ R = TypeVar("R")
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 1000
 ISSUABLE_SCOPES = ("author", "organiser")  # service tokens are made by operators with database access
+MAX_TOKEN_LIFETIME_S = 100 * 365.25 * 86400  # longer is "never" (0); far longer overflows Postgres' timestamps
 
 # What a version's bot page says when an organiser paused or reinstated it through the Arena without a reason
 PAUSED_NOTE = "paused by an organiser"
@@ -75,14 +86,15 @@ def _call(method: Callable[..., R]) -> Callable[..., R]:
             if status is None:
                 status = grpc.StatusCode.INTERNAL, "the Arena failed on this call; try again, and tell the " \
                                                    "organisers if it keeps failing"
-                log.error("call_failed", exc_info=True, method=name, error=f"{type(exc).__name__}: {exc}")
+                log.error("call_failed", exc_info=True, method=name,
+                          error=cap(f"{type(exc).__name__}: {exc}", REASON_LIMIT))
             code, message = status
         finally:
             seconds = time.perf_counter() - started
             self.metrics.calls.labels(name, code.name).inc()
             self.metrics.latency.labels(name).observe(seconds)
             log.info("call", method=name, code=code.name, seconds=round(seconds, 4))
-        context.abort(code, message)
+        context.abort(code, cap(message, REASON_LIMIT))  # echoed input must not outgrow gRPC's metadata cap
         raise AssertionError("unreachable: abort raises")
 
     return handler
@@ -121,11 +133,13 @@ def _limit(requested: int) -> int:
 
 class ArenaService(pb_grpc.ArenaServicer):
     def __init__(self, db: Database, dispatch: Dispatch, limits: ArchiveLimits | None = None,
-                 metrics: ArenaMetrics | None = None, sandbox_backend: str = "auto") -> None:
+                 metrics: ArenaMetrics | None = None, sandbox_backend: str = "auto",
+                 uploads: UploadLimits | None = None) -> None:
         self.db = db
         self.limits = limits or ArchiveLimits()
         self.metrics = metrics or ArenaMetrics()
         self.intake = Intake(db, self.limits, dispatch, sandbox_backend)
+        self.gate = SubmissionGate(db, uploads or UploadLimits())
 
     def _author(self, context: grpc.ServicerContext) -> Account:
         return authenticate(self.db, context.invocation_metadata(), AUTHOR_SCOPES)
@@ -144,13 +158,17 @@ class ArenaService(pb_grpc.ArenaServicer):
     def SubmitVersion(self, request_iterator: Iterator[pb.SubmitChunk],  # type: ignore[override]
                       context: grpc.ServicerContext) -> pb.SubmitVersionResponse:
         account = self._author(context)
+        with self.gate.admit(account.id, context):
+            return self._submit(account, request_iterator)
+
+    def _submit(self, account: Account, request_iterator: Iterator[pb.SubmitChunk]) -> pb.SubmitVersionResponse:
         try:
-            upload = receive(request_iterator, self.limits)
+            upload = receive(bounded_stream(request_iterator, self.gate.limits), self.limits)
             self.metrics.upload_bytes.inc(len(upload.data))
-            submitted = self.intake.submit(account.name, upload)
+            submitted = self.intake.submit(account.name, upload, self.gate.quota_check(account.id))
         except ArchiveRefused as exc:
             self.metrics.submissions.labels("refused").inc()
-            log.info("submission_refused", account=account.name, reason=str(exc))
+            log.info("submission_refused", account=account.name, reason=cap(str(exc), REASON_LIMIT))
             raise
         self.metrics.submissions.labels("existing" if submitted.existing else "stored").inc()
         with self.db.connection() as conn:
@@ -208,12 +226,12 @@ class ArenaService(pb_grpc.ArenaServicer):
                         named = names.get(s.version_id, {})
                         ladder.rows.add(position=s.position, version_id=s.version_id, bot=named.get("bot", ""),
                                         version=named.get("version", 0), mu=s.mu, sigma=s.sigma, score=s.score,
-                                        matches=s.matches)
+                                        matches=s.matches, account=named.get("account", ""))
                 else:
                     for r in leaderboard(conn, ladder_id, limit):
                         ladder.rows.add(position=r["position"], version_id=r["version_id"], bot=r["bot"],
                                         version=r["version"], mu=r["mu"], sigma=r["sigma"], score=r["score"],
-                                        matches=r["matches"])
+                                        matches=r["matches"], account=r["account"])
         return response
 
     @_call
@@ -363,11 +381,12 @@ class ArenaService(pb_grpc.ArenaServicer):
         account = self._organiser(context)
         if request.scope not in ISSUABLE_SCOPES:
             raise BadRequest(f"scope {request.scope!r} cannot be issued here: choose author or organiser")
-        if request.expires_in_s < 0:
-            raise BadRequest("expires_in_s must be 0 (never) or a positive number of seconds")
+        if not (0 <= request.expires_in_s <= MAX_TOKEN_LIFETIME_S):  # also refuses NaN
+            raise BadRequest(f"expires_in_s must be 0 (never) or a number of seconds up to {MAX_TOKEN_LIFETIME_S:.0f}"
+                             " (100 years)")
         with self.db.connection() as conn:
-            if not NAME_PATTERN.match(request.account):
-                raise BadRequest(f"account name {request.account!r} is not allowed: use 1-64 letters, digits, "
+            if not NAME_PATTERN.fullmatch(request.account):
+                raise BadRequest(f"account name {cap(request.account)!r} is not allowed: use 1-64 letters, digits, "
                                  "'_', '.' or '-', starting with a letter or digit")
             token = issue_token(conn, request.account, request.scope, request.label,
                                 request.expires_in_s or None)
@@ -375,3 +394,20 @@ class ArenaService(pb_grpc.ArenaServicer):
         log.info("token_created", account=account.name, for_account=request.account, scope=request.scope)
         return pb.CreateTokenResponse(token=token, account=request.account, scope=request.scope,
                                       expires_at=_stamp(expires))
+
+    @_call
+    def RevokeToken(self, request: pb.RevokeTokenRequest, context: grpc.ServicerContext) -> pb.RevokeTokenResponse:
+        account = self._organiser(context)
+        if bool(request.token) == bool(request.account):
+            raise BadRequest("name what to revoke: the token itself, or an account (and optionally a label)")
+        with self.db.connection() as conn:
+            if request.token:
+                if not revoke_token(conn, request.token):
+                    raise NotFound("that token is not known: check it, or revoke by account instead")
+                revoked = 1
+            else:
+                account_by_name(conn, request.account)  # NotFound, saying so
+                revoked = revoke_account_tokens(conn, request.account, request.label)
+        log.info("token_revoked", account=account.name, for_account=cap(request.account), revoked=revoked,
+                 by_token=bool(request.token))
+        return pb.RevokeTokenResponse(revoked=revoked)

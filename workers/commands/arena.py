@@ -12,10 +12,13 @@ import click
 from skyarena.cli_support import UserError
 from workers.arena.archive import ArchiveLimits
 from workers.arena.server import ArenaServer, configure_logs, serve
+from workers.arena.upload_limits import UploadLimits
 from workers.broker import broker_url
 from workers.errors import PLATFORM_ERRORS
 from workers.sandbox import SandboxUnavailable, select_backend
 from workers.store import open_database
+
+from .upload_options import upload_options
 
 DEFAULT_LIMITS = ArchiveLimits()
 
@@ -38,10 +41,12 @@ def command() -> None:
               default=DEFAULT_LIMITS.max_files, show_default=True, help="Most archive entries.")
 @click.option("--sandbox", type=click.Choice(["auto", "bwrap", "unshare"]), default="auto", show_default=True,
               help="The sandbox that checks entry points.")
+@upload_options
 @click.option("--log-level", default="info", show_default=True)
 @click.option("--log-format", type=click.Choice(["json", "text"]), default="json", show_default=True)
 def serve_command(listen: str, metrics_listen: str | None, database_url: str | None, max_archive_bytes: int,
-                  max_unpacked_bytes: int, max_files: int, sandbox: str, log_level: str, log_format: str) -> None:
+                  max_unpacked_bytes: int, max_files: int, sandbox: str, log_level: str, log_format: str,
+                  uploads: UploadLimits) -> None:
     """Serve the Arena (DATABASE_URL, CELERY_BROKER_URL)."""
     configure_logs(log_level, log_format)
     try:
@@ -56,7 +61,8 @@ def serve_command(listen: str, metrics_listen: str | None, database_url: str | N
     configure(broker)
     limits = ArchiveLimits(max_archive_bytes, max_unpacked_bytes, max_files)
     try:
-        serve(ArenaServer(db, enqueue_smoke, limits, sandbox_backend=sandbox), listen, metrics_listen)
+        serve(ArenaServer(db, enqueue_smoke, limits, sandbox_backend=sandbox, uploads=uploads), listen,
+              metrics_listen)
     except OSError as exc:
         raise UserError(f"arena not started: {exc}") from None
     finally:

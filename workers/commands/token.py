@@ -1,11 +1,14 @@
-"""``skyarena token create``: API tokens, issued by an organiser through the Arena, or the first
-organiser token made with direct access to the database (``--bootstrap``, what ``make demo`` runs).
+"""``skyarena token create`` / ``revoke``: API tokens, issued and revoked by an organiser through the
+Arena, or the first organiser token made with direct access to the database (``--bootstrap``, what
+``make demo`` runs).
 
 Beside the store it writes to with ``--bootstrap``, so the SDK imports no ``workers`` code; the
-store loads only for ``--bootstrap``, so an organiser's plain ``token create`` needs the Arena
-client alone."""
+store loads only for ``--bootstrap``, so an organiser's plain ``token create`` or ``revoke`` needs
+the Arena client alone."""
 
 from __future__ import annotations
+
+import sys
 
 import click
 
@@ -46,6 +49,31 @@ def create(account: str, scope: str, label: str, expires_s: float | None, bootst
         return
     click.echo(result["token"])
     click.echo(f"(a {result['scope']} token for {result['account']}; shown only now)", err=True)
+
+
+@command.command("revoke")
+@click.argument("secret", required=False, metavar="[TOKEN|-]")
+@click.option("--account", "for_account", default="", help="Revoke every live token of this account instead.")
+@click.option("--label", default="", help="With --account: only its tokens with this label.")
+@arena_options
+def revoke(secret: str | None, for_account: str, label: str, address: str | None, token: str | None,
+           as_json: bool) -> None:
+    """Revoke a token (TOKEN, or - to read it from stdin and keep it out of the shell's history), or an
+    account's tokens (--account); refused from the next call on."""
+    if secret == "-":
+        secret = sys.stdin.readline().strip()
+    if bool(secret) == bool(for_account):
+        raise UserError("name what to revoke: a token (or - to read it from stdin), or --account NAME")
+    if label and not for_account:
+        raise UserError("--label narrows --account: pass both, or only the token")
+    response = arena(address, token).call("RevokeToken", pb.RevokeTokenRequest(
+        token=secret or "", account=for_account, label=label))
+    if as_json:
+        echo_json(to_json(response))
+        return
+    whose = "the token" if secret else f"{response.revoked} live token(s) of {for_account}" + (
+        f" labelled {label!r}" if label else "")
+    click.echo(f"revoked {whose}: refused from the next call on")
 
 
 def _bootstrap(account: str, scope: str, label: str, expires_s: float | None) -> str:

@@ -258,7 +258,8 @@ class Demo:
     # ----- the run --------------------------------------------------------------------------
     def run(self) -> dict[str, int]:
         started = time.monotonic()
-        self.logs.mkdir(parents=True, exist_ok=True)
+        self.logs.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.logs.chmod(0o700)  # the platform's logs are the operator's alone
         database = resolve_url(None, self.settings.data_dir)   # DATABASE_URL, else the embedded server
         broker = broker_url(None, self.settings.data_dir)      # CELERY_BROKER_URL, else the embedded Redis
         self.say(f"store {redact_database(database)}; broker {redact(broker)}")

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 SKYARENA = str(Path(sys.executable).parent / "skyarena")
 PR_SET_PDEATHSIG = 1
@@ -43,6 +44,14 @@ def log_tail(path: Path, lines: int = 15) -> str:
     return "\n".join(text.splitlines()[-lines:])
 
 
+def open_private_log(path: Path) -> BinaryIO:
+    """``path`` for appending, readable by its owner only (0600, also when an older run made it 0644):
+    a platform log names accounts, matches and errors that are nobody else's business."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.fchmod(fd, 0o600)
+    return os.fdopen(fd, "ab")
+
+
 @dataclass
 class Child:
     """One ``skyarena`` command the demo runs, restartable with the same arguments."""
@@ -56,7 +65,7 @@ class Child:
     log_offset: int = 0   # where this start's output begins: logs are appended across starts and runs
 
     def start(self) -> None:
-        with open(self.log_path, "ab") as log:
+        with open_private_log(self.log_path) as log:
             self.log_offset = log.tell()
             log.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} skyarena {' '.join(self.args)}\n".encode())
             log.flush()

@@ -76,6 +76,31 @@ def revoke_token(conn: Conn, token: str) -> bool:
     return row is not None
 
 
+def revoke_account_tokens(conn: Conn, account: str, label: str = "") -> int:
+    """Revoke the account's live tokens (only those labelled ``label``, if given); how many were live."""
+    rows = conn.execute("UPDATE api_tokens t SET revoked_at = now() FROM accounts a"
+                        " WHERE a.id = t.account_id AND a.name = %s AND t.revoked_at IS NULL"
+                        " AND (%s = '' OR t.label = %s) RETURNING t.id", (account, label, label)).fetchall()
+    return len(rows)
+
+
+def revoke_token_id(conn: Conn, token_id: int) -> bool:
+    """Revoke one token by its row id (the dashboard lists tokens, never their secrets); False if not live."""
+    row = conn.execute("UPDATE api_tokens SET revoked_at = now() WHERE id = %s AND revoked_at IS NULL RETURNING id",
+                       (token_id,)).fetchone()
+    return row is not None
+
+
+def live_tokens(conn: Conn, account_contains: str = "", limit: int = 100) -> list[dict[str, Any]]:
+    """Tokens neither revoked nor expired, newest first: who holds them, their scope and label (no hash)."""
+    rows = conn.execute(
+        "SELECT t.id, a.name AS account, t.scope, t.label, t.created_at, t.expires_at"
+        " FROM api_tokens t JOIN accounts a ON a.id = t.account_id"
+        " WHERE t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > now())"
+        " AND strpos(a.name, %s) > 0 ORDER BY t.id DESC LIMIT %s", (account_contains, limit))
+    return list(rows)
+
+
 def check_token(conn: Conn, token: str | None, scope: str | tuple[str, ...]) -> Account:
     """The account the token belongs to, if it is live and has ``scope`` (or one of them); else TokenRefused."""
     scopes = (scope,) if isinstance(scope, str) else scope

@@ -22,9 +22,10 @@ TREND_POINTS = 20     # the ladder's trend column: μ − 3σ after each of the 
 
 # Named so bench/ratings.py can show their query plans.
 LEADERBOARD_SQL = """
-    SELECT r.version_id, b.name AS bot, v.number AS version, r.mu, r.sigma, r.mu - 3 * r.sigma AS score,
-           r.matches, r.last_match_id
+    SELECT r.version_id, b.name AS bot, v.number AS version, a.name AS account, r.mu, r.sigma,
+           r.mu - 3 * r.sigma AS score, r.matches, r.last_match_id
     FROM ratings r JOIN bot_versions v ON v.id = r.version_id JOIN bots b ON b.id = v.bot_id
+         JOIN accounts a ON a.id = b.account_id
     WHERE r.ladder_id = %s AND r.matches > 0
     ORDER BY r.mu - 3 * r.sigma DESC, r.mu DESC, r.version_id
     LIMIT %s"""

@@ -26,8 +26,9 @@ def command(season: str, limit: int, address: str | None, token: str | None, as_
         if not ladder.rows:
             click.echo(f"{ladder.players}-player ladder: no rated matches yet")
             continue
-        table = Table("#", "bot", "version", "μ − 3σ", "μ", "σ", "matches", title=f"{ladder.players}-player ladder")
+        table = Table("#", "bot", "account", "version", "μ − 3σ", "μ", "σ", "matches",
+                      title=f"{ladder.players}-player ladder")
         for row in ladder.rows:
-            table.add_row(str(row.position), f"{row.bot} v{row.version}", str(row.version_id), f"{row.score:.2f}",
-                          f"{row.mu:.2f}", f"{row.sigma:.2f}", str(row.matches))
+            table.add_row(str(row.position), f"{row.bot} v{row.version}", row.account, str(row.version_id),
+                          f"{row.score:.2f}", f"{row.mu:.2f}", f"{row.sigma:.2f}", str(row.matches))
         console.print(table)

@@ -11,7 +11,10 @@ organiser calls below) or `service` (the platform's own processes; not accepted 
 Errors are gRPC statuses whose message says what to do: UNAUTHENTICATED (no, unknown,
 expired or revoked token), PERMISSION_DENIED (the token's scope, or another author's
 bot), NOT_FOUND, INVALID_ARGUMENT (a bad archive or request), RESOURCE_EXHAUSTED (an
-upload past the size cap), FAILED_PRECONDITION (a state change that is not allowed now).
+upload past the size cap, or a submission past a limit: the message says when to try
+again, as does the `retry-after` trailing metadata in seconds), DEADLINE_EXCEEDED (an upload
+slower than the Arena's stream deadline), FAILED_PRECONDITION (a state change that is not
+allowed now).
 """
 
 from collections import abc as _abc
@@ -945,3 +948,51 @@ class CreateTokenResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___CreateTokenResponse: _TypeAlias = CreateTokenResponse  # noqa: Y015
+
+@_typing.final
+class RevokeTokenRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TOKEN_FIELD_NUMBER: _builtins.int
+    ACCOUNT_FIELD_NUMBER: _builtins.int
+    LABEL_FIELD_NUMBER: _builtins.int
+    token: _builtins.str
+    """the token itself (e.g. one that leaked); or empty, and:"""
+    account: _builtins.str
+    """every live token of this account ..."""
+    label: _builtins.str
+    """... or only those with this label"""
+    def __init__(
+        self,
+        *,
+        token: _builtins.str = ...,
+        account: _builtins.str = ...,
+        label: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["account", b"account", "label", b"label", "token", b"token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RevokeTokenRequest: _TypeAlias = RevokeTokenRequest  # noqa: Y015
+
+@_typing.final
+class RevokeTokenResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REVOKED_FIELD_NUMBER: _builtins.int
+    revoked: _builtins.int
+    """how many tokens matched: all of them are revoked now"""
+    def __init__(
+        self,
+        *,
+        revoked: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["revoked", b"revoked"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RevokeTokenResponse: _TypeAlias = RevokeTokenResponse  # noqa: Y015

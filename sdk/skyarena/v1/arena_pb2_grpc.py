@@ -109,6 +109,11 @@ class ArenaStub:
                 request_serializer=skyarena_dot_v1_dot_arena__pb2.CreateTokenRequest.SerializeToString,
                 response_deserializer=skyarena_dot_v1_dot_arena__pb2.CreateTokenResponse.FromString,
                 _registered_method=True)
+        self.RevokeToken = channel.unary_unary(
+                '/skyarena.v1.Arena/RevokeToken',
+                request_serializer=skyarena_dot_v1_dot_arena__pb2.RevokeTokenRequest.SerializeToString,
+                response_deserializer=skyarena_dot_v1_dot_arena__pb2.RevokeTokenResponse.FromString,
+                _registered_method=True)
 
 
 class ArenaServicer:
@@ -219,6 +224,14 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RevokeToken(self, request, context):
+        """Revoke API tokens: the one given, or an account's live tokens (only those with a label, if one
+        is given). A revoked token is refused from the next call on; it stays stored, as its hash.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArenaServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -296,6 +309,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.CreateToken,
                     request_deserializer=skyarena_dot_v1_dot_arena__pb2.CreateTokenRequest.FromString,
                     response_serializer=skyarena_dot_v1_dot_arena__pb2.CreateTokenResponse.SerializeToString,
+            ),
+            'RevokeToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeToken,
+                    request_deserializer=skyarena_dot_v1_dot_arena__pb2.RevokeTokenRequest.FromString,
+                    response_serializer=skyarena_dot_v1_dot_arena__pb2.RevokeTokenResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -703,6 +721,33 @@ class Arena:
             '/skyarena.v1.Arena/CreateToken',
             skyarena_dot_v1_dot_arena__pb2.CreateTokenRequest.SerializeToString,
             skyarena_dot_v1_dot_arena__pb2.CreateTokenResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/skyarena.v1.Arena/RevokeToken',
+            skyarena_dot_v1_dot_arena__pb2.RevokeTokenRequest.SerializeToString,
+            skyarena_dot_v1_dot_arena__pb2.RevokeTokenResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -11,7 +11,10 @@ organiser calls below) or `service` (the platform's own processes; not accepted 
 Errors are gRPC statuses whose message says what to do: UNAUTHENTICATED (no, unknown,
 expired or revoked token), PERMISSION_DENIED (the token's scope, or another author's
 bot), NOT_FOUND, INVALID_ARGUMENT (a bad archive or request), RESOURCE_EXHAUSTED (an
-upload past the size cap), FAILED_PRECONDITION (a state change that is not allowed now).
+upload past the size cap, or a submission past a limit: the message says when to try
+again, as does the `retry-after` trailing metadata in seconds), DEADLINE_EXCEEDED (an upload
+slower than the Arena's stream deadline), FAILED_PRECONDITION (a state change that is not
+allowed now).
 """
 
 from collections import abc as _abc
@@ -73,6 +76,10 @@ class ArenaStub:
     ReinstateVersion: _grpc.UnaryUnaryMultiCallable[_arena_pb2.VersionStatusRequest, _arena_pb2.BotVersionInfo]
     CreateToken: _grpc.UnaryUnaryMultiCallable[_arena_pb2.CreateTokenRequest, _arena_pb2.CreateTokenResponse]
     """A new API token for an account (created if it does not exist); shown only in this answer."""
+    RevokeToken: _grpc.UnaryUnaryMultiCallable[_arena_pb2.RevokeTokenRequest, _arena_pb2.RevokeTokenResponse]
+    """Revoke API tokens: the one given, or an account's live tokens (only those with a label, if one
+    is given). A revoked token is refused from the next call on; it stays stored, as its hash.
+    """
 
 @_typing.type_check_only
 class ArenaAsyncStub(ArenaStub):
@@ -108,6 +115,10 @@ class ArenaAsyncStub(ArenaStub):
     ReinstateVersion: _aio.UnaryUnaryMultiCallable[_arena_pb2.VersionStatusRequest, _arena_pb2.BotVersionInfo]  # type: ignore[assignment]
     CreateToken: _aio.UnaryUnaryMultiCallable[_arena_pb2.CreateTokenRequest, _arena_pb2.CreateTokenResponse]  # type: ignore[assignment]
     """A new API token for an account (created if it does not exist); shown only in this answer."""
+    RevokeToken: _aio.UnaryUnaryMultiCallable[_arena_pb2.RevokeTokenRequest, _arena_pb2.RevokeTokenResponse]  # type: ignore[assignment]
+    """Revoke API tokens: the one given, or an account's live tokens (only those with a label, if one
+    is given). A revoked token is refused from the next call on; it stays stored, as its hash.
+    """
 
 class ArenaServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -230,5 +241,15 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.CreateTokenResponse, _abc.Awaitable[_arena_pb2.CreateTokenResponse]]:
         """A new API token for an account (created if it does not exist); shown only in this answer."""
+
+    @_abc_1.abstractmethod
+    def RevokeToken(
+        self,
+        request: _arena_pb2.RevokeTokenRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.RevokeTokenResponse, _abc.Awaitable[_arena_pb2.RevokeTokenResponse]]:
+        """Revoke API tokens: the one given, or an account's live tokens (only those with a label, if one
+        is given). A revoked token is refused from the next call on; it stays stored, as its hash.
+        """
 
 def add_ArenaServicer_to_server(servicer: ArenaServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...
