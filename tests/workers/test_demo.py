@@ -182,3 +182,13 @@ def test_a_house_bot_that_fails_its_smoke_test_is_named_with_the_reason(db: Data
     assert demo.failed_house_bots(db, submitted) == [
         "house bot sky-team-heuristic (sky-team) failed its smoke test, so its ladder may not fill: "
         "failed its smoke match m1: turn 3: exception"]
+
+
+def test_the_embedded_store_starts_without_a_runtime_folder_warning(short_dir: Path) -> None:
+    """``make demo`` on a machine without XDG_RUNTIME_DIR (a container, ssh): the embedded Postgres
+    starts without platformdirs' warning, in whichever command starts it first."""
+    env = {k: v for k, v in fresh_machine_env().items() if k != "XDG_RUNTIME_DIR"}
+    upgraded = subprocess.run([SKYARENA, "db", "upgrade", "--data-dir", str(short_dir)], env=env,
+                              capture_output=True, text=True, timeout=180)
+    assert upgraded.returncode == 0, upgraded.stdout + upgraded.stderr
+    assert "XDG_RUNTIME_DIR" not in upgraded.stderr + upgraded.stdout, upgraded.stderr
