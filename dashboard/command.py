@@ -37,5 +37,6 @@ def command(port: int, address: str, database_url: str | None) -> None:
                  "--server.port", str(port), "--server.address", address,
                  "--server.headless", "true",              # no browser opened, no e-mail prompt
                  "--browser.gatherUsageStats", "false",    # no usage reporting from a league server
-                 "--server.fileWatcherType", "none"]       # an installed dashboard does not reload its code
+                 "--server.fileWatcherType", "none",       # an installed dashboard does not reload its code
+                 "--client.toolbarMode", "viewer"]         # no Deploy button: viewers of a league deploy nothing
     os.execve(sys.executable, arguments, env)

@@ -22,37 +22,18 @@ SKILL_COLOURS = {"sailing": "#0288d1", "guns": "#d32f2f", "boarding": "#388e3c"}
 EVENT_FILL = "#f3e5f5"
 CARD_FILL = "#fffde7"
 HALF = (WIDTH - 2 * MARGIN) // 2
-CARD_W, CARD_H = 110, 84
-CHIP_W, CHIP_H = 80, 15
-CHIPS_PER_ROW = 4
+CARD_W = 110
+NAME_CHARS, TEXT_CHARS = 16, 22   # what fits a card's width in bold 9.5 px and plain 8 px DejaVu Sans
+NAME_LINE, TEXT_LINE = 11, 10
+SKILL_BAR = 18
+CHIP_W, CHIP_H = 110, 15
+CHIP_CHARS = 25                   # the longest card name, in 7.5 px
+CHIPS_PER_ROW = 3
 PLAYABLE = 3
 
 
-def draw_card(canvas: Canvas, x: float, y: float, card_id: str, **data: Any) -> None:
-    """A card face: name, skill levels with bonuses, trick (or the Event's effect)."""
-    card: Card | None = CARDS.get(card_id)
-    with canvas.group(class_="card face", data_card=card_id, **data):
-        canvas.rect(x, y, CARD_W, CARD_H, rx=4, fill=EVENT_FILL if card and card.is_event else CARD_FILL,
-                    stroke=INK, stroke_width=1)
-        if card is None:
-            canvas.text(x + 4, y + 14, fit(card_id, 18), size=10)
-            return
-        canvas.text(x + 4, y + 13, fit(card.name, 17), size=10, font_weight="bold")
-        label(canvas, x + 4, y + 25, fit(f"{card.type} · level {card.level}" + (" · shadow" if card.shadow else ""),
-                                         22), size=8)
-        if not card.is_event:
-            for i, skill in enumerate(SKILLS):
-                canvas.rect(x + 4 + i * 35, y + 30, 32, 14, rx=3, fill=SKILL_COLOURS[skill])
-                bonus = f"+{card.bonuses[i]}" if card.bonuses[i] else ""
-                canvas.text(x + 20 + i * 35, y + 41, f"{card.levels[i]}{bonus}", size=9, fill="#ffffff",
-                            text_anchor="middle")
-        text = card.trick.text if card.trick else card.text
-        for line, words in enumerate(_wrap(text, 24, 3)):
-            canvas.text(x + 4, y + 56 + line * 10, words, size=8)
-
-
-def _wrap(text: str, width: int, lines: int) -> list[str]:
-    """Greedy word wrap into at most ``lines`` lines, the last one cut with an ellipsis."""
+def _wrap(text: str, width: int) -> list[str]:
+    """Greedy word wrap into lines of about ``width`` characters: every word is kept."""
     out: list[str] = []
     current = ""
     for word in text.split():
@@ -63,10 +44,53 @@ def _wrap(text: str, width: int, lines: int) -> list[str]:
             current = f"{current} {word}".strip()
     if current:
         out.append(current)
-    if len(out) > lines:
-        out = out[:lines]
-        out[-1] = fit(out[-1] + " …", width)
     return out
+
+
+def _card_text(card: Card) -> tuple[list[str], list[str], list[str]]:
+    """A card's name, its type line and its trick (or an Event's effect), wrapped whole: a card is read
+    in full, never cut."""
+    kind = f"{card.type} · level {card.level}" + (" · shadow" if card.shadow else "")
+    return (_wrap(card.name, NAME_CHARS), _wrap(kind, TEXT_CHARS),
+            _wrap(card.trick.text if card.trick else card.text, TEXT_CHARS))
+
+
+def _card_height(card: Card) -> int:
+    name, kind, body = _card_text(card)
+    skills = 0 if card.is_event else SKILL_BAR
+    return 6 + NAME_LINE * len(name) + TEXT_LINE * len(kind) + skills + TEXT_LINE * len(body) + 6
+
+
+CARD_H = max(_card_height(card) for card in CARDS.values())  # one height for all: a row of cards lines up
+
+
+def draw_card(canvas: Canvas, x: float, y: float, card_id: str, **data: Any) -> None:
+    """A card face: name, skill levels with bonuses, trick (or the Event's effect), all of it."""
+    card: Card | None = CARDS.get(card_id)
+    with canvas.group(class_="card face", data_card=card_id, **data):
+        canvas.rect(x, y, CARD_W, CARD_H, rx=4, fill=EVENT_FILL if card and card.is_event else CARD_FILL,
+                    stroke=INK, stroke_width=1)
+        if card is None:
+            canvas.text(x + 4, y + 14, fit(card_id, 18), size=10)
+            return
+        name, kind, body = _card_text(card)
+        line_y = y + 4
+        for words in name:
+            line_y += NAME_LINE
+            canvas.text(x + 4, line_y, words, size=9.5, font_weight="bold")
+        for words in kind:
+            line_y += TEXT_LINE
+            label(canvas, x + 4, line_y, words, size=8)
+        if not card.is_event:
+            for i, skill in enumerate(SKILLS):
+                canvas.rect(x + 4 + i * 35, line_y + 4, 32, 14, rx=3, fill=SKILL_COLOURS[skill])
+                bonus = f"+{card.bonuses[i]}" if card.bonuses[i] else ""
+                canvas.text(x + 20 + i * 35, line_y + 15, f"{card.levels[i]}{bonus}", size=9, fill="#ffffff",
+                            text_anchor="middle")
+            line_y += SKILL_BAR
+        for words in body:
+            line_y += TEXT_LINE
+            canvas.text(x + 4, line_y, words, size=8)
 
 
 def _chip(canvas: Canvas, x: float, y: float, card_id: str | None, **data: Any) -> None:
@@ -78,7 +102,7 @@ def _chip(canvas: Canvas, x: float, y: float, card_id: str | None, **data: Any) 
     with canvas.group(class_="card chip", data_card=card_id, **data):
         canvas.rect(x, y, CHIP_W, CHIP_H, rx=3, fill=EVENT_FILL if card and card.is_event else CARD_FILL,
                     stroke=MUTED, stroke_width=1)
-        canvas.text(x + 3, y + 11, fit(card.name if card else card_id, 15), size=8)
+        canvas.text(x + 3, y + 11, fit(card.name if card else card_id, CHIP_CHARS), size=7.5)
 
 
 def _chips(canvas: Canvas, x: float, y: float, cards: list[str | None], seat: int, pile: str) -> float:
@@ -114,8 +138,10 @@ def _seat_panel(canvas: Canvas, x: float, y: float, view: dict[str, Any], s: int
     count = (view.get("counts") or [None, None])[s]
     if count is not None:
         facts.append(f"shows {count}")
-    label(canvas, x + 6, y + 30, fit(" · ".join(facts), 54))
-    y += 36
+    for words in _wrap(" · ".join(facts), 54):
+        label(canvas, x + 6, y + 30, words)
+        y += 13
+    y += 23
     hand = view.get("hand") if seat == s else None
     if hand is not None:
         up = list(hand["up"])
@@ -133,11 +159,11 @@ def _seat_panel(canvas: Canvas, x: float, y: float, view: dict[str, Any], s: int
         y += 66
     announced = (view.get("announced") or [None, None])[s]
     extras = [f"announced trick: {announced}"] if announced else []
-    extras += [f"holds {fit(CARDS[e['event']].name if e['event'] in CARDS else e['event'], 20)}"
+    extras += [f"holds {CARDS[e['event']].name if e['event'] in CARDS else e['event']}"
               for e in deck.get("held") or []]
     extras += [f"next round: {t.get('top_right') or t.get('card')}" for t in deck.get("next_round") or []]
-    for line in extras[:3]:
-        canvas.text(x + 6, y + 11, fit(line, 50), size=10, fill=HIGHLIGHT)
+    for words in (words for extra in extras for words in _wrap(extra, 54)):
+        canvas.text(x + 6, y + 11, words, size=10, fill=HIGHLIGHT)
         y += 13
     canvas.rect(x, top, HALF - 6, y - top + 4, rx=6, fill="none", stroke=colour, stroke_width=1.5,
                 class_="seat", data_seat=s)
@@ -172,16 +198,18 @@ def _round(canvas: Canvas, y: float, view: dict[str, Any]) -> float:
         trick = (shown.get("tricks") or [None, None])[s]
         if trick:
             blocked = " (blocked)" if trick.get("blocked") else ""
-            for line, words in enumerate(_wrap(f"trick: {trick['text']}{blocked}", 56, 2)):
+            lines = _wrap(f"trick: {trick['text']}{blocked}", 56)
+            for line, words in enumerate(lines):
                 canvas.text(x + 6, cy + 10 + line * 12, words, size=10)
-            cy += 26
+            cy += 12 * len(lines) + 2
         bottom = max(bottom, cy)
     y = bottom + 4
-    for event in (shown.get("events") or [])[:4]:
+    for event in shown.get("events") or []:
         name = CARDS[event["event"]].name if event["event"] in CARDS else event["event"]
         detail = event.get("why") or event.get("compare") or ""
-        label(canvas, MARGIN + 6, y + 11, fit(f"event {name} (seat {event['seat']}): {event['result']} {detail}", 100))
-        y += 14
+        for words in _wrap(f"event {name} (seat {event['seat']}): {event['result']} {detail}", 110):
+            label(canvas, MARGIN + 6, y + 11, words)
+            y += 14
     return y
 
 

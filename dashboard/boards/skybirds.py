@@ -18,6 +18,7 @@ from .svg import HIGHLIGHT, INK, MARGIN, MUTED, PANEL, WIDTH, Canvas, card_back,
 CARD_W, CARD_H, GAP = 30, 42, 3
 TOKEN_W, TOKEN_H = 30, 20
 SEAT_ROW = 50
+HAND_X = 170         # a hand's cards start right of the seat's name, score and counts (16 cards fit)
 
 # Card fill by value (index 0 = Roland Garros): cool for low aces, warm for high ones.
 CARD_FILLS: tuple[str, ...] = (
@@ -29,6 +30,18 @@ MEDAL = "#ffb300"
 WILD = "#ce93d8"
 TOKEN_FILLS = {"up": "#ffd54f", "flipped": "#fff8e1", "mat": "none"}
 TOKEN_VP = {t.name: (t.vp_front, t.vp_back) for t in AERODROME}
+# One colour per seat (up to four), on its hand, its plays, its Aerodrome and its score.
+SEAT_COLOURS = ("#1e88e5", "#e53935", "#43a047", "#8e24aa")
+DOGFIGHT_FILL = "#e8eaf6"
+
+
+def seat_colour(seat: int) -> str:
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def _score(view: dict[str, Any], seat: int) -> str:
+    aerodrome = view["aerodromes"][seat]
+    return f"{aerodrome['vp']:g} VP"
 
 
 def draw_card(canvas: Canvas, x: float, y: float, value: int, *, wild_as: int | None = None,
@@ -81,17 +94,21 @@ def _hands(canvas: Canvas, y: float, view: dict[str, Any], seat: int | None) -> 
     finished = view.get("finished") or []
     for s, size in enumerate(view["hand_sizes"]):
         moving = s in view["to_move"]
+        colour = seat_colour(s)
         canvas.rect(MARGIN, y, WIDTH - 2 * MARGIN, SEAT_ROW - 4, rx=5, fill=PANEL,
                     stroke=HIGHLIGHT if moving else "none", stroke_width=2.5, class_="seat", data_seat=s)
+        canvas.rect(MARGIN, y, 6, SEAT_ROW - 4, rx=3, fill=colour)
         tags = [f"{size} card" if size == 1 else f"{size} cards"]
         if s == view.get("garros_dealt_to"):
             tags.append("dealt Garros")
         if s in finished:
             tags.append(f"out #{finished.index(s) + 1}")
         name = f"Seat {s}" + (" (you)" if s == seat else "")
-        canvas.text(MARGIN + 6, y + 18, name, size=12, font_weight="bold")
-        label(canvas, MARGIN + 6, y + 34, fit(" · ".join(tags), 24), size=10)
-        x = MARGIN + 140
+        canvas.text(MARGIN + 12, y + 18, name, size=12, font_weight="bold", fill=colour)
+        canvas.text(MARGIN + HAND_X - 8, y + 18, _score(view, s), size=12, font_weight="bold", fill=colour,
+                    text_anchor="end", class_="score", data_seat=s)
+        label(canvas, MARGIN + 12, y + 34, fit(" · ".join(tags), 27), size=10)
+        x = MARGIN + HAND_X
         if s == seat and "hand" in view:
             for i, value in enumerate(view["hand"]):
                 draw_card(canvas, x + i * (CARD_W + GAP), y + 2, value, data_seat=s, data_card=i)
@@ -108,13 +125,14 @@ def _hands(canvas: Canvas, y: float, view: dict[str, Any], seat: int | None) -> 
 def _dogfight(canvas: Canvas, y: float, view: dict[str, Any]) -> float:
     fight = view["dogfight"]
     height = 132
-    canvas.rect(MARGIN, y, WIDTH - 2 * MARGIN, height, rx=6, fill="#e8eaf6", class_="dogfight")
+    canvas.rect(MARGIN, y, WIDTH - 2 * MARGIN, height, rx=6, fill=DOGFIGHT_FILL, class_="dogfight")
     size = f"squadron size {fight['size']}" if fight["size"] else "no lead yet"
     canvas.text(MARGIN + 8, y + 16, f"Dogfight — led by seat {fight['leader']}, {size}", size=12,
-                font_weight="bold")
+                font_weight="bold", fill=seat_colour(fight["leader"]))
     beat = fight.get("to_beat")
     if beat:
-        label(canvas, MARGIN + 8, y + 32, f"to beat: seat {beat['seat']}, value {beat['value']}")
+        canvas.text(MARGIN + 8, y + 32, f"to beat: seat {beat['seat']}, value {beat['value']}", size=11,
+                    font_weight="bold", fill=seat_colour(beat["seat"]))
         _squadron(canvas, MARGIN + 8, y + 38, beat["action"])
         label(canvas, MARGIN + 8, y + 94, f"{beat['medallions']} medallion(s) · {fight['passes']} pass(es) since")
     plays = fight.get("plays") or []
@@ -122,7 +140,7 @@ def _dogfight(canvas: Canvas, y: float, view: dict[str, Any]) -> float:
     label(canvas, x, y + 32, "plays")
     for i, (s, action) in enumerate(plays[-5:]):
         canvas.text(x, y + 48 + i * 13, fit(f"seat {s}: {action}", 44), size=11,
-                    fill=MUTED if action == "pass" else INK)
+                    fill=MUTED if action == "pass" else seat_colour(s))
     if view.get("pending"):
         label(canvas, MARGIN + 200, y + 32, "announced (wild cards next)")
         _squadron(canvas, MARGIN + 200, y + 38, view["pending"])
@@ -148,30 +166,38 @@ def _aerodromes(canvas: Canvas, y: float, view: dict[str, Any]) -> float:
     y += 18
     for s, aerodrome in enumerate(view["aerodromes"]):
         reserve = aerodrome.get("reserve") or {}
-        canvas.text(MARGIN, y + 15, f"Seat {s}", size=11, font_weight="bold")
+        canvas.text(MARGIN, y + 15, f"Seat {s}", size=11, font_weight="bold", fill=seat_colour(s))
         for i, name in enumerate(TOKEN_NAMES):
             draw_token(canvas, MARGIN + 52 + i * (TOKEN_W + 3), y + 2, name, reserve.get(name, "mat"), data_seat=s)
         x = MARGIN + 52 + len(TOKEN_NAMES) * (TOKEN_W + 3) + 8
         fraction = aerodrome.get("fraction") or 0
-        canvas.text(x, y + 16, f"+1VP × {aerodrome['plus1']}" + (f" · {fraction:g}" if fraction else "")
-                    + f" · {aerodrome['vp']:g} VP", size=11)
+        canvas.text(x, y + 16, f"+1VP × {aerodrome['plus1']}" + (f" · {fraction:g}" if fraction else ""), size=11)
+        canvas.text(WIDTH - MARGIN, y + 16, _score(view, s), size=12, font_weight="bold", fill=seat_colour(s),
+                    text_anchor="end")
         y += TOKEN_H + 6
     return y
 
 
 def _played(canvas: Canvas, y: float, view: dict[str, Any]) -> None:
+    """How many of each card were played this campaign: each value in its card's colour, so a
+    spectator counts what is still out at a glance."""
     counts = view.get("played") or []
-    label(canvas, MARGIN, y + 12, "played this campaign")
+    label(canvas, MARGIN, y + 16, "played this campaign")
     for value, count in enumerate(counts):
         x = MARGIN + 130 + value * 50
-        canvas.text(x, y + 12, f"{'G' if value == 0 else value}: {count}", size=11)
+        with canvas.group(class_="played", data_value=value):
+            canvas.rect(x, y + 3, 20, 18, rx=3, fill=CARD_FILLS[value], stroke=INK, stroke_width=0.5)
+            canvas.text(x + 10, y + 16, "G" if value == 0 else value, size=10, font_weight="bold",
+                        fill=GARROS_INK if value == 0 else INK, text_anchor="middle")
+            canvas.text(x + 24, y + 16, f"× {count}", size=11, fill=MUTED if not count else INK)
 
 
 def render(view: dict[str, Any], seat: int | None) -> str:
     title = f"Skybirds, campaign {view['campaign']}"
     canvas = Canvas("skybirds", title)
     movers = ", ".join(str(s) for s in view["to_move"]) or "nobody"
-    facts = [f"phase {view['phase']}", f"to move: {movers}", f"{view['box_size']} cards in the box"]
+    facts = [f"phase {view['phase']}", f"to move: {movers}", f"at most {view['campaign_limit']} campaigns",
+             f"{view['box_size']} cards in the box"]
     if view.get("short_war"):
         facts.append("short war")
     y = heading(canvas, 0, f"{title} — {whose(seat)}", " · ".join(facts))

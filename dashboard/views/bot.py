@@ -19,7 +19,7 @@ from dashboard.auth import sign_in
 from dashboard.data import PAGE_SIZE, cached, run
 from dashboard.links import bot_link, match_link, query_int
 from dashboard.stats import wilson_interval
-from dashboard.widgets import pager, status_text
+from dashboard.widgets import pager, place_label, place_text, status_text
 from workers.matchmaking import MatchmakingParameters
 from workers.store import matches
 from workers.store.ladders import WINDOW
@@ -82,7 +82,7 @@ def _versions(versions: list[dict[str, Any]], ladders_by_version: dict[int, list
     }), hide_index=True, width="stretch")
 
 
-def _matches(version_id: int, ladder_id: int, own: bool) -> None:
+def _matches(version_id: int, ladder_id: int, game: str, own: bool) -> None:
     st.subheader("Recent matches")
     key = f"matches_before_{version_id}_{ladder_id}"
     before = st.session_state.get(key)
@@ -93,7 +93,7 @@ def _matches(version_id: int, ladder_id: int, own: bool) -> None:
         return
     st.dataframe(pd.DataFrame({
         "match": [match_link(r["match_id"]) for r in shown],
-        "place": [None if r["rank"] is None else r["rank"] + 1 for r in shown],
+        place_label(game): [place_text(game, r["rank"], r["score"], r["end_reason"]) for r in shown],
         "score": [r["score"] for r in shown],
         "Δμ": [r["mu_change"] for r in shown],
         "μ after": [r["mu_after"] for r in shown],
@@ -184,7 +184,7 @@ def render() -> None:
     if history:
         st.altair_chart(history_chart(history), width="stretch")
         st.caption(f"μ and its ±3σ band over the latest {len(history):,} matches.")
-    _matches(version["id"], ladder["ladder_id"], own)
+    _matches(version["id"], ladder["ladder_id"], found["game"], own)
 
     st.subheader("Head to head")
     rows = cached("head_to_head", version["id"], ladder["ladder_id"])

@@ -9,50 +9,32 @@ from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
 import streamlit as st
 
 from dashboard.data import PAGE_SIZE, cached
 from dashboard.links import bot_link
-from dashboard.widgets import pager, status_text
-from referee.games import GAMES
+from dashboard.widgets import Cell, Link, is_cooperative, number, pager, percent, sparkline, status_text, text_table
+from workers.store.ladders import TREND_POINTS
+
+NUMERIC = ("#", "version", "μ − 3σ", "μ", "σ", "matches", "win rate", "landing rate")
 
 
 def win_label(game: str) -> str:
     """What rank 0 means: landing for a co-operative game (Sky Team), winning otherwise."""
-    spec = GAMES.get(game)
-    return "landing rate" if spec is not None and spec.cooperative else "win rate"
+    return "landing rate" if is_cooperative(game) else "win rate"
 
 
-def standings_frame(rows: list[dict[str, Any]], game: str) -> pd.DataFrame:
-    """The rows as the table shows them; the bot column links to its page."""
-    label = win_label(game)
-    return pd.DataFrame({
-        "#": [r["position"] for r in rows],
-        "bot": [r["bot"] for r in rows],
-        "version": [r["version"] for r in rows],
-        "author": [r["author"] for r in rows],
-        "μ − 3σ": [r["score"] for r in rows],
-        "μ": [r["mu"] for r in rows],
-        "σ": [r["sigma"] for r in rows],
-        "matches": [r["matches"] for r in rows],
-        label: [r["wins"] / r["rated"] if r["rated"] else None for r in rows],
-        "trend": [list(r["trend"] or []) for r in rows],
-        "status": [status_text(r["status"]) for r in rows],
-        "page": [bot_link(r["bot_id"], r["version_id"]) for r in rows],
-    })
+def standings_columns(game: str) -> list[str]:
+    return ["#", "bot", "version", "author", "μ − 3σ", "μ", "σ", "matches", win_label(game), "trend", "status"]
 
 
-def _column_config(game: str) -> dict[str, Any]:
-    return {
-        "μ − 3σ": st.column_config.NumberColumn(format="%.2f", help="the conservative rating the ladder ranks by"),
-        "μ": st.column_config.NumberColumn(format="%.2f"),
-        "σ": st.column_config.NumberColumn(format="%.2f"),
-        win_label(game): st.column_config.ProgressColumn(format="percent", min_value=0.0, max_value=1.0,
-                                                          help="share of its rated matches it finished first"),
-        "trend": st.column_config.LineChartColumn(help="μ − 3σ after each of its last 20 matches"),
-        "page": st.column_config.LinkColumn(display_text="open", help="the bot's page"),
-    }
+def standings_rows(rows: list[dict[str, Any]]) -> list[list[Cell]]:
+    """The rows as the table shows them: the bot's name links to its page; the trend is its μ after
+    each of its latest matches (the rating's own ups and downs, where μ − 3σ would only climb as σ shrinks)."""
+    return [[r["position"], Link(r["bot"], bot_link(r["bot_id"], r["version_id"])), r["version"], r["author"],
+             number(r["score"]), number(r["mu"]), number(r["sigma"]), r["matches"],
+             percent(r["wins"] / r["rated"]) if r["rated"] else None, sparkline(list(r["trend"] or [])),
+             status_text(r["status"])] for r in rows]
 
 
 def _progress(season: dict[str, Any]) -> None:
@@ -103,8 +85,10 @@ def render() -> None:
         st.info("No version matches the filters." if filtered else "No version has played on this ladder yet.")
         return
     st.caption(f"{total:,} versions, ranked by μ − 3σ; rows {offset + 1}–{offset + len(rows)}.")
-    st.dataframe(standings_frame(rows, season["game"]), column_config=_column_config(season["game"]),
-                 hide_index=True, width="stretch")
+    text_table(standings_columns(season["game"]), standings_rows(rows), numeric=NUMERIC)
+    st.caption(f"μ − 3σ: the conservative rating the ladder ranks by. {win_label(season['game']).capitalize()}: "
+               "the share of its rated matches it finished first. Trend: its μ after each of its latest "
+               f"{TREND_POINTS} matches.")
 
 
 render()

@@ -6,15 +6,24 @@ and redrawn, never the whole page; its reads are not cached (they are the point)
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import Any
+
 import streamlit as st
 
 from dashboard.data import PAGE_SIZE, run
 from dashboard.links import match_link
-from dashboard.widgets import pager
+from dashboard.widgets import Cell, Link, pager, text_table
 from workers.store import matches
 
 REFRESH_S = 3.0   # a match lasts seconds to minutes: a new one shows up within a few seconds
+LIVE_COLUMNS = ("match", "status", "game", "season", "seats", "attempt", "referee", "started")
+
+
+def live_rows(rows: list[dict[str, Any]]) -> list[list[Cell]]:
+    """A queued match has no referee and no start yet: those cells stay empty."""
+    return [[Link(r["id"], match_link(r["id"])), r["status"], f"{r['game']} ({r['players']})", r["season"],
+             r["seats"], r["attempts"], r["referee"],
+             None if r["started_at"] is None else f"{r['started_at']:%Y-%m-%d %H:%M:%S}"] for r in rows]
 
 
 @st.fragment(run_every=REFRESH_S)
@@ -29,17 +38,7 @@ def in_flight() -> None:
         return
     offset = pager("live_page", total, PAGE_SIZE)
     rows = run(matches.matches_in_flight, limit=PAGE_SIZE, offset=offset)
-    st.dataframe(pd.DataFrame({
-        "match": [match_link(r["id"]) for r in rows],
-        "status": [r["status"] for r in rows],
-        "game": [f"{r['game']} ({r['players']})" for r in rows],
-        "season": [r["season"] for r in rows],
-        "seats": [r["seats"] for r in rows],
-        "attempt": [r["attempts"] for r in rows],
-        "referee": [r["referee"] for r in rows],
-        "started": [r["started_at"] for r in rows],
-    }), column_config={"match": st.column_config.LinkColumn(display_text=r"match=(.*)$")},
-        hide_index=True, width="stretch")
+    text_table(LIVE_COLUMNS, live_rows(rows), numeric=("attempt",))
     st.caption(f"Refreshed every {REFRESH_S:g} s.")
 
 

@@ -17,27 +17,28 @@ from dashboard.boards import board_svg
 from dashboard.data import match_and_seats, replay
 from dashboard.links import bot_link
 from dashboard.replay_views import ReplayViews
+from dashboard.widgets import Cell, Link, place_label, place_text, text_table
 from referee.games import ReplayError
 
 AUTOPLAY_S = 0.8   # seconds per step while playing: slow enough to follow a move
 SPECTATOR = "spectator"
 
 
-def seats_frame(seats: list[dict[str, Any]]) -> pd.DataFrame:
-    return pd.DataFrame({
-        "seat": [s["seat"] for s in seats],
-        "bot": [f"{s['bot']} v{s['version']}" for s in seats],
-        "author": [s["author"] for s in seats],
-        "place": [None if s["rank"] is None else s["rank"] + 1 for s in seats],
-        "score": [s["score"] for s in seats],
-        "Δμ": [None if s["mu_after"] is None else s["mu_after"] - s["mu_before"] for s in seats],
-        "faults": [len(s["faults"]) for s in seats],
-        "strikes": [s["strikes"] for s in seats],
-        "forfeited": [s["forfeited"] for s in seats],
-        "rated": ["no: " + (s["unrated_reason"] or "excused") if s["unrated"] or s["unrated_reason"] else "yes"
-                  for s in seats],
-        "page": [bot_link(s["bot_id"], s["version_id"]) for s in seats],
-    })
+SEAT_NUMERIC = ("seat", "place", "score", "Δμ", "faults", "strikes")
+
+
+def seat_columns(game: str) -> list[str]:
+    return ["seat", "bot", "author", place_label(game), "score", "Δμ", "faults", "strikes", "forfeited", "rated"]
+
+
+def seat_rows(game: str, end_reason: str | None, seats: list[dict[str, Any]]) -> list[list[Cell]]:
+    """Who sat where and how it went; in Sky Team the team's landing or its loss, not a place."""
+    return [[s["seat"], Link(f"{s['bot']} v{s['version']}", bot_link(s["bot_id"], s["version_id"])), s["author"],
+             place_text(game, s["rank"], s["score"], end_reason), s["score"],
+             None if s["mu_after"] is None else f"{s['mu_after'] - s['mu_before']:+.2f}", len(s["faults"]),
+             s["strikes"], "yes" if s["forfeited"] else "no",
+             "no: " + (s["unrated_reason"] or "excused") if s["unrated"] or s["unrated_reason"] else "yes"]
+            for s in seats]
 
 
 def _faults(seats: list[dict[str, Any]]) -> None:
@@ -93,8 +94,9 @@ def replay_viewer(match_id: str, game: str, players: int, views: ReplayViews, ov
             st.error(f"This replay cannot be shown: {exc}")
             return
         st.caption(f"Step {index} of {last}" + (" · the end" if step.over else ""))
-        # An <img> of the SVG: st.html would sanitise the markup away; an image is drawn as it is.
-        st.image(board_svg(game, step.view(seat), seat=seat), width="content")
+        # An <img> of the SVG: st.html would sanitise the markup away; an image is drawn as it is,
+        # scaled to the page's width (the SVG has a viewBox), so a wide page gets a big board.
+        st.image(board_svg(game, step.view(seat), seat=seat), width="stretch")
         st.code(step.text, language=None)
         if step.result is not None:
             st.caption(f"Result: {step.result}")
@@ -123,9 +125,7 @@ def render() -> None:
     figures[0].metric("Status", row["status"])
     figures[1].metric("Ended by", row["end_reason"] or row["void_reason"] or "–")
     st.subheader("Participants")
-    st.dataframe(seats_frame(seats), hide_index=True, width="stretch",
-                 column_config={"page": st.column_config.LinkColumn(display_text="open"),
-                                "Δμ": st.column_config.NumberColumn(format="%+.2f")})
+    text_table(seat_columns(row["game"]), seat_rows(row["game"], row["end_reason"], seats), numeric=SEAT_NUMERIC)
     _faults(seats)
     st.subheader("Replay")
     if not row["has_replay"]:

@@ -176,10 +176,15 @@ class SeriesReport:
         return data
 
 
+def team_won(rank: int, score: float) -> bool:
+    """A co-operative game's seats all rank first, landed or crashed: only the score tells a win."""
+    return rank == 0 and score > 0
+
+
 def is_win(game: str, record: MatchRecord, seat: int) -> bool:
     """Rank 0 wins; in a co-operative game the team wins only if the game was won."""
     if spec(game).cooperative:
-        return record.result.ranks[seat] == 0 and record.result.scores[seat] > 0
+        return team_won(record.result.ranks[seat], record.result.scores[seat])
     return record.result.ranks[seat] == 0
 
 

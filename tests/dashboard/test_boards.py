@@ -288,3 +288,30 @@ def test_sample_pictures_are_saved_for_a_look(game: str) -> None:
             path.write_text(board_svg(game, view, seat=seat), encoding="utf-8")
             parse(path.read_text(encoding="utf-8"), game)
     assert finished_game(game, players, 7).is_over()
+
+
+def test_every_oddball_card_face_shows_all_of_its_text_inside_the_card() -> None:
+    """A card is read in full: its name, its type line and its whole trick (or Event text), nothing cut."""
+    from dashboard.boards.oddball_aeronauts import CARD_H, draw_card
+    from dashboard.boards.svg import Canvas
+
+    for card_id, card in CARDS.items():
+        canvas = Canvas("oddball-aeronauts", card_id)
+        draw_card(canvas, 0, 0, card_id)
+        root = ET.fromstring(canvas.render())
+        words = " ".join(texts(root)).split()
+        assert "…" not in words and not any(w.endswith("…") for w in words), (card_id, words)
+        shown = " ".join(words)
+        for part in (card.name, card.trick.text if card.trick else card.text):
+            assert " ".join(part.split()) in shown, f"{card_id}: {part!r} is not all on the card: {shown!r}"
+        baselines = [float(t.get("y", "0")) for t in root.iter(f"{SVG}text")]
+        assert max(baselines) <= CARD_H - 2, f"{card_id}: text runs below the card"
+
+
+def test_skybirds_shows_every_seats_score_in_its_own_colour() -> None:
+    state = list(sampled_positions("skybirds", 3, 5))[-1]  # late in the game: the seats have scored
+    view = state.public_view()
+    root = parse(board_svg("skybirds", view), "skybirds")
+    scores = shapes(root, "score")
+    assert [t.text for t in scores] == [f"{a['vp']:g} VP" for a in view["aerodromes"]]
+    assert len({t.get("fill") for t in scores}) == 3, "each seat has a colour of its own"

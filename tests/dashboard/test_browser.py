@@ -4,8 +4,10 @@
 Selenium drives Debian's chromium through its chromedriver (a browser downloaded at run
 time cannot work on these machines). Screenshots go to tests/artifacts/dashboard/ (ignored
 by git), and each is checked not to be blank: the replay's picture must hold many
-distinct colours, the whole page at least a few. Without Chromium the test is skipped and
-says how to install it.
+distinct colours, the whole page at least a few. The page is read as a person (or a
+screen reader, or find-in-page) reads it: the ladder's bot names are text in the page,
+the board picture spans the page's width, and Streamlit's Deploy button is not there.
+Without Chromium the test is skipped and says how to install it.
 """
 
 from __future__ import annotations
@@ -33,11 +35,12 @@ CHROMEDRIVER = Path("/usr/bin/chromedriver")
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "dashboard"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--window-size=1400,1600")
+         "--window-size=1600,1600")
 START_S = 60      # the dashboard's first start imports Streamlit, pandas and the engines
 PAGE_S = 120      # a page's first load runs its script and draws in the browser
 PICTURE_COLOURS = 12  # a board drawn in its colours has dozens; a blank or broken one has one or two
 PAGE_COLOURS = 4
+BOARD_SHARE = 0.9     # of the main column's width: a board is drawn as wide as the page allows
 
 # CI installs Chromium (.ci/run), so there a missing browser is a failure, never a skip.
 if os.environ.get("CI") and not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
@@ -148,12 +151,22 @@ def test_the_ladder_a_bot_page_and_a_replay_of_every_game_render_in_chromium(das
                                                                              seeded: SeededDatabase) -> None:
     from selenium.webdriver.common.by import By
 
-    _open(browser, f"{dashboard}/", '[data-testid="stDataFrame"]')  # the default page: Ladders
+    _open(browser, f"{dashboard}/", "table.skyarena-table")  # the default page: Ladders
     _settle(browser)
     assert browser.find_element(By.TAG_NAME, "h1").text.startswith("Ladders")  # type: ignore[attr-defined]
     assert colours(_page_shot(browser, "ladders")) >= PAGE_COLOURS
-
+    page_text = browser.find_element(By.TAG_NAME, "body").text  # type: ignore[attr-defined]
     from workers.store import connect
+    from workers.store.ladders import frozen_standings
+
+    with connect(seeded.url) as conn:  # the default season is the newest, the closed one
+        top = frozen_standings(conn, seeded.league.ladders["closed"])[0]
+        name = conn.execute("SELECT b.name FROM bot_versions v JOIN bots b ON b.id = v.bot_id WHERE v.id = %s",
+                            (top.version_id,)).fetchone()
+    assert name is not None
+    first_row = browser.find_element(By.CSS_SELECTOR, "table.skyarena-table tbody tr")  # type: ignore[attr-defined]
+    assert name["name"] in first_row.text and name["name"] in page_text, "the ladder's bot names are text in the page"
+    assert "Deploy" not in page_text, "Streamlit's Deploy button is for developers, not a league's viewers"
 
     with connect(seeded.url) as conn:
         row = conn.execute("SELECT bot_id FROM bot_versions WHERE id = %s",
@@ -169,6 +182,9 @@ def test_the_ladder_a_bot_page_and_a_replay_of_every_game_render_in_chromium(das
         _settle(browser)
         browser.execute_script("arguments[0].scrollIntoView();", picture)  # type: ignore[attr-defined]
         png = picture.screenshot_as_png  # type: ignore[attr-defined]
+        main = browser.find_element(By.CSS_SELECTOR, '[data-testid="stMainBlockContainer"]')  # type: ignore
+        assert picture.size["width"] >= BOARD_SHARE * (main.size["width"] - 2 * 80), (  # its padding: 5 rem
+            f"the {game} board is {picture.size['width']} px wide in a {main.size['width']} px column")
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         (ARTIFACTS / f"replay-{game}.png").write_bytes(png)
         _page_shot(browser, f"match-{game}")

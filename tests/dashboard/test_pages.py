@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard.stats import wilson_interval
 from tests.dashboard.conftest import SeededDatabase
+from tests.dashboard.html_table import HREF, column, header, page_tables
 from tests.dashboard.league_seed import (
     AUTHOR_TOKEN,
     GAMES,
@@ -26,7 +27,7 @@ from tests.dashboard.league_seed import (
 )
 from workers.store import Database, connect, ladders, matches, seasons, versions
 from workers.store.accounts import TokenRefused, check_token, issue_token, live_tokens
-from workers.store.ladders import frozen_standings, leaderboard
+from workers.store.ladders import frozen_standings, leaderboard, rating_history
 
 PAGES = Path(__file__).resolve().parents[2] / "dashboard" / "views"
 SVG_DATA_URL = "data:image/svg+xml;base64,"
@@ -73,32 +74,47 @@ def chart_specs(app: AppTest) -> list[dict[str, Any]]:
 # ----- Ladders ------------------------------------------------------------------------------
 def test_ladder_lists_the_versions_in_the_stores_order_with_their_figures(page: Any, seeded: SeededDatabase) -> None:
     app = select_season(page("ladders"), "skyjo-action-spring")
-    table = app.dataframe[0].value
+    assert not app.dataframe, "the ladder is text in the page, not a canvas"
+    table = page_tables(app)[0]
     expected = store_rows(seeded.url, leaderboard, seeded.league.ladders["skyjo-action"])
-    assert list(table["#"]) == [row["position"] for row in expected] == [1, 2, 3, 4]
-    assert list(zip(table["bot"], table["version"])) == [(row["bot"], row["version"]) for row in expected]
-    assert list(table["μ − 3σ"]) == pytest.approx([row["score"] for row in expected])
-    assert list(table["μ − 3σ"]) == sorted(table["μ − 3σ"], reverse=True)
-    assert sum(table["matches"]) == 2 * 6, "six two-seat matches"
-    assert set(table["author"]) == {"alice", "bob"}
-    assert all(0 <= rate <= 1 for rate in table["win rate"]) and all(len(t) >= 1 for t in table["trend"])
+    assert column(table, "#") == [str(row["position"]) for row in expected] == ["1", "2", "3", "4"]
+    assert [(r["bot"], int(r["version"])) for r in table] == [(row["bot"], row["version"]) for row in expected]
+    assert [r["bot" + HREF] for r in table] == [f"/bot?bot={_bot_id(seeded.url, row['version_id'])}"
+                                                f"&version={row['version_id']}" for row in expected]
+    scores = [float(x) for x in column(table, "μ − 3σ")]
+    assert scores == pytest.approx([row["score"] for row in expected], abs=0.005)
+    assert scores == sorted(scores, reverse=True)
+    assert sum(int(x) for x in column(table, "matches")) == 2 * 6, "six two-seat matches"
+    assert set(column(table, "author")) == {"alice", "bob"}
+    assert all(0 <= float(rate.rstrip(" %")) <= 100 for rate in column(table, "win rate"))
     assert metrics(app) == {"State": "active", "Played": "6", "In flight": "0", "Void": "0"}
+
+
+def test_the_ladders_trend_is_each_versions_rating_history(page: Any, seeded: SeededDatabase) -> None:
+    """The sparkline draws μ after each of the version's matches (μ − 3σ only climbs as σ shrinks, a
+    diagonal for everyone): it starts at its first match's μ and ends at its rating now."""
+    app = select_season(page("ladders"), "skyjo-action-spring")
+    ladder = seeded.league.ladders["skyjo-action"]
+    for row, expected in zip(page_tables(app)[0], store_rows(seeded.url, leaderboard, ladder)):
+        history = store_rows(seeded.url, rating_history, expected["version_id"], ladder)
+        assert row["trend"] == (f"μ {history[0]['mu_after']:.1f} to {expected['mu']:.1f} "
+                                f"over {len(history)} matches")
 
 
 def test_ladder_filters_by_author_and_keeps_the_ladders_positions(page: Any, seeded: SeededDatabase) -> None:
     app = select_season(page("ladders"), "skyjo-action-spring")
-    everyone = app.dataframe[0].value
+    everyone = page_tables(app)[0]
     app.text_input(key="ladder_author").input("bob").run()
-    bobs = app.dataframe[0].value
-    assert set(bobs["author"]) == {"bob"} and len(bobs) == 2
-    assert list(bobs["#"]) == [p for p, a in zip(everyone["#"], everyone["author"]) if a == "bob"]
+    bobs = page_tables(app)[0]
+    assert set(column(bobs, "author")) == {"bob"} and len(bobs) == 2
+    assert column(bobs, "#") == [r["#"] for r in everyone if r["author"] == "bob"]
     app.text_input(key="ladder_author").input("nobody-like-this").run()
-    assert not app.dataframe and "No version matches the filters." in [i.value for i in app.info]
+    assert not page_tables(app) and "No version matches the filters." in [i.value for i in app.info]
 
 
 def test_sky_team_ranks_by_landing_rate_and_live_progress_counts_matches_in_flight(page: Any) -> None:
     app = select_season(page("ladders"), "sky-team-spring")
-    assert "landing rate" in app.dataframe[0].value.columns
+    assert "landing rate" in header(app)
     app = select_season(app, "fly-away-spring")
     assert metrics(app)["In flight"] == "2" and metrics(app)["Played"] == "6"
 
@@ -109,9 +125,9 @@ def test_a_closed_season_shows_its_frozen_standings(page: Any, seeded: SeededDat
     assert metrics(app)["State"] == "closed"
     assert any(c.value.startswith("Closed ") for c in app.caption)
     frozen = store_rows(seeded.url, frozen_standings, seeded.league.ladders["closed"])
-    table = app.dataframe[0].value
-    assert list(table["#"]) == [s.position for s in frozen]
-    assert list(table["μ"]) == pytest.approx([s.mu for s in frozen])
+    table = page_tables(app)[0]
+    assert column(table, "#") == [str(s.position) for s in frozen]
+    assert [float(x) for x in column(table, "μ")] == pytest.approx([s.mu for s in frozen], abs=0.005)
     assert "ladder_author" not in [t.key for t in app.text_input], "frozen standings are not filtered"
 
 
@@ -199,10 +215,12 @@ def test_every_games_replay_steps_turn_by_turn_with_its_picture(page: Any, seede
                                                                game: str) -> None:
     match_id = seeded.league.matches[game][0]
     app = page("match", match=match_id)
-    seats = app.dataframe[0].value
+    seats = page_tables(app)[0]
     stored = store_rows(seeded.url, matches.match_participants, match_id)
-    assert list(seats["seat"]) == [0, 1] and list(seats["bot"]) == [f"{s['bot']} v{s['version']}" for s in stored]
-    assert list(seats["place"]) == [s["rank"] + 1 for s in stored]
+    assert column(seats, "seat") == ["0", "1"]
+    assert column(seats, "bot") == [f"{s['bot']} v{s['version']}" for s in stored]
+    if game != "sky-team":
+        assert column(seats, "place") == [str(s["rank"] + 1) for s in stored]
     assert metrics(app)["Status"] == "finished"
     slider = app.slider(key=f"step_{match_id}")
     first = _picture(app)
@@ -223,6 +241,19 @@ def test_every_games_replay_steps_turn_by_turn_with_its_picture(page: Any, seede
     assert seat_view != spectator and "spectator" not in seat_view
 
 
+def test_a_sky_team_match_reads_as_the_teams_landing_or_loss(page: Any, seeded: SeededDatabase) -> None:
+    """Both seats of a co-operative game rank first, crash or not: the table says what ``skyarena play``
+    says, the team landed or lost and why, never "place 1" for a crash."""
+    for match_id in seeded.league.matches["sky-team"]:
+        app = page("match", match=match_id)
+        stored = store_rows(seeded.url, matches.match_participants, match_id)
+        reason = store_rows(seeded.url, matches.match, match_id)["end_reason"]
+        seats = page_tables(app)[0]
+        assert "place" not in seats[0]
+        landed = stored[0]["rank"] == 0 and stored[0]["score"] > 0
+        assert column(seats, "team result") == ["landed" if landed else f"lost ({reason})"] * 2
+
+
 def test_autoplay_advances_a_step_each_tick_until_paused(page: Any, seeded: SeededDatabase) -> None:
     match_id = seeded.league.matches["skyjo-action"][1]
     app = page("match", match=match_id)
@@ -241,7 +272,7 @@ def test_autoplay_advances_a_step_each_tick_until_paused(page: Any, seeded: Seed
 def test_a_match_shows_its_faults_and_an_unfinished_one_has_no_replay_yet(page: Any, seeded: SeededDatabase) -> None:
     app = page("match", match=seeded.league.faulty_match)
     assert "Faults" in [s.value for s in app.subheader]
-    faults = app.dataframe[1].value
+    faults = app.dataframe[0].value
     assert list(faults["kind"]) == ["timeout"] and list(faults["seat"]) == [0]
     app = page("match", match=seeded.league.in_flight[0])
     assert metrics(app)["Status"] == "running"
@@ -254,11 +285,15 @@ def test_a_match_shows_its_faults_and_an_unfinished_one_has_no_replay_yet(page: 
 def test_live_lists_running_then_queued_matches(page: Any, seeded: SeededDatabase) -> None:
     app = page("live")
     assert metrics(app) == {"Running": "1", "Queued": "1"}
-    table = app.dataframe[0].value
-    assert list(table["match"]) == [f"/match?match={m}" for m in seeded.league.in_flight]
-    assert list(table["status"]) == ["running", "queued"]
+    table = page_tables(app)[0]
+    assert column(table, "match") == seeded.league.in_flight
+    assert column(table, "match" + HREF) == [f"/match?match={m}" for m in seeded.league.in_flight]
+    assert column(table, "status") == ["running", "queued"]
     seats = store_rows(seeded.url, matches.match_participants, seeded.league.in_flight[0])
-    assert list(table["seats"]) == [", ".join(f"{s['bot']} v{s['version']}" for s in seats)] * 2
+    assert column(table, "seats") == [", ".join(f"{s['bot']} v{s['version']}" for s in seats)] * 2
+    queued = table[1]
+    assert queued["referee"] == queued["started"] == "–", "a queued match's empty cells read as empty"
+    assert not any("None" in cell for row in table for cell in row.values())
 
 
 # ----- Organiser ----------------------------------------------------------------------------

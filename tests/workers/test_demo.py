@@ -3,8 +3,10 @@
 The first run goes from nothing (no database, no broker) to a rated match of every game and
 stops by itself (``--until-rated 1``); the second is interrupted with SIGINT, as Ctrl-C
 would, and must find the first run's data: the same seasons, the house bots' versions
-recognised by their content hash rather than stored again. After each run no process it
-started may be left: not its children's process groups, not the embedded servers.
+recognised by their content hash rather than stored again, the same author token for the
+person running it. Meanwhile that person follows the printed hint as an author would: logs
+in with it and submits a bot, which must be theirs, not the organiser's. After each run no
+process it started may be left: not its children's process groups, not the embedded servers.
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
+import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -25,7 +30,7 @@ from rich.console import Console
 from referee.games import GAMES
 from skyarena.games import house_bots
 from workers.demo.launcher import Demo, DemoSettings
-from workers.demo.league import Submitted
+from workers.demo.league import Submitted, demo_author_name
 from workers.store import Database, submissions
 from workers.store.versions import add_active_version
 
@@ -33,6 +38,7 @@ SKYARENA = str(Path(sys.executable).parent / "skyarena")
 RUN_TIMEOUT_S = 420      # two minutes is the target on a quiet machine; CI shares two cores with the suite
 HOUSE_BOTS = {f"{game}-{bot}" for game in GAMES for bot in house_bots(game)}   # the demo's bot names
 HOUSE_VERSIONS = len(HOUSE_BOTS)
+LOGIN_HINT = re.compile(r"to submit your bots: (skyarena login --arena \S+ --token \S+)")
 
 
 @pytest.fixture
@@ -96,6 +102,32 @@ def store_counts(data_dir: Path) -> tuple[dict[str, tuple[int, int]], dict[str, 
     return seasons, versions
 
 
+def login_hint(output: str) -> list[str]:
+    """The command the demo prints for submitting, as arguments."""
+    found = LOGIN_HINT.search(output)
+    assert found, f"no login hint in the demo's output:\n{output}"
+    return shlex.split(found.group(1))
+
+
+def submit_as_the_author_would(data_dir: Path, login: list[str], env: dict[str, str]) -> str:
+    """``skyarena login`` with the printed hint, then ``skyarena submit`` a bot of one's own: its account."""
+    config = data_dir / "author-config"
+    author_env = {**env, "SKYARENA_CONFIG_DIR": str(config)}
+    logged_in = subprocess.run([SKYARENA, *login[1:]], env=author_env, capture_output=True, text=True, timeout=60)
+    assert logged_in.returncode == 0, logged_in.stdout + logged_in.stderr
+    folder = data_dir / "my-bot"
+    shutil.copytree(data_dir / "demo" / "house-bots" / "sky-team-random", folder)
+    (folder / "skyarena.toml").write_text('game = "sky-team"\nentry = "bot.py"\nname = "my-first-bot"\n')
+    submitted = subprocess.run([SKYARENA, "submit", str(folder), "--json"], env=author_env, capture_output=True,
+                               text=True, timeout=120)
+    assert submitted.returncode == 0, submitted.stdout + submitted.stderr
+    with psycopg.connect(host=str(data_dir / "postgres"), user="postgres", dbname="postgres") as conn:
+        row = conn.execute("SELECT a.name FROM bots b JOIN accounts a ON a.id = b.account_id"
+                           " WHERE b.name = 'my-first-bot'").fetchone()
+    assert row is not None, "the submitted bot is not in the store"
+    return str(row[0])
+
+
 def test_demo_reaches_rated_matches_of_every_game_then_stops_everything_and_reuses_its_data(data_dir: Path) -> None:
     env = fresh_machine_env()
     first = subprocess.run(demo_command(data_dir, "--until-rated", "1", "--duration", str(RUN_TIMEOUT_S - 60)),
@@ -104,6 +136,9 @@ def test_demo_reaches_rated_matches_of_every_game_then_stops_everything_and_reus
     assert f"house bots: {HOUSE_VERSIONS} versions ({HOUSE_VERSIONS} new" in first.stdout
     assert "stopped every process" in first.stderr
     assert wait_gone(data_dir) == []
+    tokens = json.loads((data_dir / "demo" / "tokens.json").read_text())
+    first_login = login_hint(first.stdout)
+    assert first_login[-1] == tokens["author"] and first_login[-1] not in (tokens["organiser"], tokens["house"])
 
     second = subprocess.Popen(demo_command(data_dir), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True)
@@ -116,6 +151,8 @@ def test_demo_reaches_rated_matches_of_every_game_then_stops_everything_and_reus
             if "rated matches:" in line or time.monotonic() > deadline:
                 break
         assert any("rated matches:" in line for line in output), "".join(output)
+        second_login = login_hint("".join(output))
+        author = submit_as_the_author_would(data_dir, second_login, env)
         seasons, versions = store_counts(data_dir)
     finally:
         second.send_signal(signal.SIGINT)
@@ -127,6 +164,8 @@ def test_demo_reaches_rated_matches_of_every_game_then_stops_everything_and_reus
     assert set(seasons) == set(GAMES), seasons                         # one season per game, the same ones
     assert all(finished >= 1 for _, finished in seasons.values()), seasons  # the first run's rated matches
     assert versions == dict.fromkeys(HOUSE_BOTS, 1)                    # content-hashed: no second copy
+    assert second_login[-1] == first_login[-1], "a second run reuses the author's account and token"
+    assert author == demo_author_name() and author not in ("organiser", "house"), author
     assert wait_gone(data_dir) == []
 
 
@@ -143,3 +182,13 @@ def test_a_house_bot_that_fails_its_smoke_test_is_named_with_the_reason(db: Data
     assert demo.failed_house_bots(db, submitted) == [
         "house bot sky-team-heuristic (sky-team) failed its smoke test, so its ladder may not fill: "
         "failed its smoke match m1: turn 3: exception"]
+
+
+def test_the_embedded_store_starts_without_a_runtime_folder_warning(short_dir: Path) -> None:
+    """``make demo`` on a machine without XDG_RUNTIME_DIR (a container, ssh): the embedded Postgres
+    starts without platformdirs' warning, in whichever command starts it first."""
+    env = {k: v for k, v in fresh_machine_env().items() if k != "XDG_RUNTIME_DIR"}
+    upgraded = subprocess.run([SKYARENA, "db", "upgrade", "--data-dir", str(short_dir)], env=env,
+                              capture_output=True, text=True, timeout=180)
+    assert upgraded.returncode == 0, upgraded.stdout + upgraded.stderr
+    assert "XDG_RUNTIME_DIR" not in upgraded.stderr + upgraded.stdout, upgraded.stderr

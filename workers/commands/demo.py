@@ -7,7 +7,6 @@ way). This module imports the platform lazily, so ``--local`` works on an author
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 
 import click
@@ -51,8 +50,6 @@ def command(data_dir: Path | None, workers: int, concurrency: int, arena_port: i
     except ModuleNotFoundError as exc:
         raise UserError(f"the platform demo needs the server parts ({exc.name} is not installed): "
                         "pip install 'skyarena[server]', or run skyarena demo --local") from None
-    # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, ssh): the demo does not use it.
-    warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
     settings = DemoSettings(data_dir or default_data_dir(), workers, concurrency, arena_port, dashboard_port,
                             not no_browser, duration_s, until_rated)
     try:

@@ -34,12 +34,14 @@ from rich.live import Live
 from skyarena.arena.client import Arena
 from workers.broker import broker_url, redact
 from workers.demo.league import (
+    TOKENS_FILE,
     DemoClock,
     Submitted,
     author_token,
     open_seasons,
     organiser_token,
     submit_house_bots,
+    your_author_token,
 )
 from workers.demo.processes import Child, stop_all
 from workers.store import Database, open_database, versions
@@ -276,11 +278,18 @@ class Demo:
             fresh = sum(not s.existing for s in submitted)
             self.say(f"seasons {', '.join(seasons.values())}; house bots: {len(submitted)} versions "
                      f"({fresh} new, {len(submitted) - fresh} already submitted)")
-            self.say(f"organiser token in {self.folder / 'tokens.json'}: "
-                     f"skyarena login --arena {arena_address} --token ...")
+            self.say(login_hint(arena_address, your_author_token(db, self.folder, organiser),
+                                self.folder / TOKENS_FILE))
             return self.watch(db, seasons, started, submitted)
         finally:
             db.close()
+
+
+def login_hint(arena_address: str, author_token: str, tokens: Path) -> str:
+    """How the person running the demo submits: as an author of their own. The organiser's token stays
+    in the tokens file, for organiser commands only (bots submitted with it would be the organiser's)."""
+    return (f"to submit your bots: skyarena login --arena {arena_address} --token {author_token}\n"
+            f"(organiser commands: the organiser token in {tokens})")
 
 
 SMOKE_PENDING = ("received", "smoke")  # a version's statuses before its smoke match has a verdict

@@ -4,7 +4,9 @@ Seasons are opened and the house bots submitted over the Arena's gRPC API (``Cre
 ``SubmitVersion``: what ``skyarena season``-over-the-Arena and ``skyarena submit`` call), so a
 demo exercises intake, the sandboxed entry-point check and the smoke match like any author's
 bot. Only the first organiser token comes straight from the store, as
-``skyarena token create --bootstrap`` does. Everything is idempotent, so a second run reuses
+``skyarena token create --bootstrap`` does. The person running the demo gets an author
+account of their own (named after their login) and its token, so the bots they submit are
+theirs, not the organiser's. Everything is idempotent, so a second run reuses
 the data: the tokens are kept (mode 0600) in the demo's folder while they stay valid, a
 season that exists is reused (started if it is still a draft), and a house bot's folder packs
 to the same bytes every time, which the Arena recognises as the version it already has.
@@ -12,8 +14,10 @@ to the same bytes every time, which the Arena recognises as the version it alrea
 
 from __future__ import annotations
 
+import getpass
 import json
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +34,9 @@ from workers.store.accounts import TokenRefused, check_token, issue_token
 from workers.store.seasons import get_season
 
 ORGANISER = "organiser"
+AUTHOR = "author"             # tokens.json's key for the person running the demo (their account has their name)
+FALLBACK_AUTHOR = "author"    # their account when their login name is not an account name
+ACCOUNT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")  # the Arena's CreateToken refuses others
 TOKENS_FILE = "tokens.json"
 SUBMIT_PARALLEL = 4
 
@@ -92,16 +99,36 @@ def organiser_token(db: Database, folder: Path) -> str:
     return tokens[ORGANISER]
 
 
-def author_token(db: Database, folder: Path, organiser: Arena) -> str:
-    """The house account's author token, issued by the organiser over the Arena (``CreateToken``)."""
+def _kept_author_token(db: Database, folder: Path, organiser: Arena, key: str, account: str, label: str) -> str:
+    """The author token kept under ``key`` while it is valid, else a new one for ``account``, issued by
+    the organiser over the Arena (``CreateToken``) as an organiser would for any author."""
     path = folder / TOKENS_FILE
     tokens = _read_tokens(path)
-    if not _valid(db, tokens.get(ACCOUNT), "author"):
-        response = organiser.call("CreateToken", pb.CreateTokenRequest(account=ACCOUNT, scope="author",
-                                                                       label="make demo: the house bots"))
-        tokens[ACCOUNT] = response.token
+    if not _valid(db, tokens.get(key), "author"):
+        response = organiser.call("CreateToken", pb.CreateTokenRequest(account=account, scope="author", label=label))
+        tokens[key] = response.token
         _write_tokens(path, tokens)
-    return tokens[ACCOUNT]
+    return tokens[key]
+
+
+def author_token(db: Database, folder: Path, organiser: Arena) -> str:
+    """The house account's author token: the house bots are submitted as any author's are."""
+    return _kept_author_token(db, folder, organiser, ACCOUNT, ACCOUNT, "make demo: the house bots")
+
+
+def demo_author_name() -> str:
+    """The account of the person running the demo: their login name, where it is a free account name."""
+    try:
+        name = getpass.getuser()
+    except (KeyError, OSError):  # no passwd entry for this uid (a bare container)
+        return FALLBACK_AUTHOR
+    return name if ACCOUNT_NAME.match(name) and name not in (ORGANISER, ACCOUNT) else FALLBACK_AUTHOR
+
+
+def your_author_token(db: Database, folder: Path, organiser: Arena) -> str:
+    """The token the person running the demo submits with: an author's, never the organiser's, so
+    their bots are their own. Kept across runs, like the seasons, so every run is the same account."""
+    return _kept_author_token(db, folder, organiser, AUTHOR, demo_author_name(), "make demo: your bots")
 
 
 def season_name(game: str) -> str:

@@ -10,6 +10,7 @@ data stays in the folder for the next run.
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 from .errors import DatabaseUnavailable
@@ -42,7 +43,12 @@ def embedded_database_url(data_dir: Path | None = None) -> str:
     """Start (or join) the embedded server for ``data_dir`` and return its connection URL."""
     folder = embedded_folder("postgres", data_dir, "database", DatabaseUnavailable, "DATABASE_URL to a server")
     try:
-        import pgserver
+        with warnings.catch_warnings():
+            # pgserver asks platformdirs for a runtime folder as it is imported (for its lock file). Without
+            # XDG_RUNTIME_DIR (a container, ssh, CI) platformdirs warns and falls back to a private folder
+            # in /tmp, which is all pgserver needs: the warning told every command's user nothing to act on.
+            warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR")
+            import pgserver
     except ModuleNotFoundError:
         raise DatabaseUnavailable("no DATABASE_URL is set and the embedded Postgres (pgserver) is not installed: "
                                   "pip install 'skyarena[server]', or set DATABASE_URL=postgresql://...") from None

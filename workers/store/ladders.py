@@ -18,7 +18,7 @@ from .database import Conn, Row
 
 DEFAULT_HISTORY_LIMIT = 1000  # a chart's worth of points; older rows stay stored
 WINDOW = 500          # head-to-head: over a version's latest matches on a ladder, not its whole past
-TREND_POINTS = 20     # the ladder's trend column: μ − 3σ after each of the latest matches
+TREND_POINTS = 20     # the ladder's trend column: μ after each of the latest matches (μ − 3σ only climbs)
 
 # Named so bench/ratings.py can show their query plans.
 LEADERBOARD_SQL = """
@@ -87,8 +87,8 @@ _STANDING_FIGURES = """
     LEFT JOIN LATERAL (SELECT count(*) FILTER (WHERE h.rank = 0) AS wins, count(*) AS rated
                        FROM rating_history h WHERE h.version_id = page.version_id AND h.ladder_id = %(ladder)s
                        ) w ON true
-    LEFT JOIN LATERAL (SELECT array_agg(t.score ORDER BY t.seq) AS trend
-                       FROM (SELECT h.seq, h.mu_after - 3 * h.sigma_after AS score FROM rating_history h
+    LEFT JOIN LATERAL (SELECT array_agg(t.mu ORDER BY t.seq) AS trend
+                       FROM (SELECT h.seq, h.mu_after AS mu FROM rating_history h
                              WHERE h.version_id = page.version_id AND h.ladder_id = %(ladder)s
                              ORDER BY h.seq DESC LIMIT %(trend)s) t) tr ON true"""
 
