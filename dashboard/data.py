@@ -12,14 +12,13 @@ token-related are never cached. Cache keys include the database URL, so two dash
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import streamlit as st
 
 from workers.store import Database, ladders, matches, open_database, seasons, versions
 from workers.store import replay_document as stored_replay
-from workers.store.database import DATABASE_URL_ENV, Row, resolve_url
+from workers.store.database import Row, resolve_url
 from workers.store.results import decompress_replay
 
 from .replay_views import ReplayViews
@@ -31,7 +30,7 @@ PAGE_SIZE = 25         # rows per page of every long list
 
 def database_url() -> str:
     """The server the dashboard reads: ``DATABASE_URL`` (``skyarena dashboard --database-url`` sets it)."""
-    return resolve_url(os.environ.get(DATABASE_URL_ENV))
+    return resolve_url()
 
 
 @st.cache_resource(show_spinner=False)

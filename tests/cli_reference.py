@@ -70,26 +70,30 @@ def reference() -> str:
     return "\n".join(lines)
 
 
-def current_block(text: str) -> str | None:
-    start, end = text.find(BEGIN), text.find(END)
-    return None if start < 0 or end < 0 else text[start:end + len(END)]
+def current_block(text: str, begin: str = BEGIN, end: str = END) -> str | None:
+    start, stop = text.find(begin), text.find(end)
+    return None if start < 0 or stop < 0 else text[start:stop + len(end)]
 
 
-def main_(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
+def write_or_print(argv: list[str], generated: str, begin: str, end: str, about: str | None) -> int:
+    """The command line of a README generator: print the block, or ``--write`` it between its markers."""
+    parser = argparse.ArgumentParser(description=about)
     parser.add_argument("--write", action="store_true", help="rewrite the README's block")
     args = parser.parse_args(argv)
-    generated = reference()
     if not args.write:
         print(generated)
         return 0
     text = README.read_text()
-    block = current_block(text)
+    block = current_block(text, begin, end)
     if block is None:
-        print(f"README.md has no {BEGIN!r} ... {END!r} block: add the two markers where the reference goes")
+        print(f"README.md has no {begin!r} ... {end!r} block: add the two markers where the reference goes")
         return 1
     README.write_text(text.replace(block, generated))
     return 0
+
+
+def main_(argv: list[str]) -> int:
+    return write_or_print(argv, reference(), BEGIN, END, __doc__)
 
 
 if __name__ == "__main__":

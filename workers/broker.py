@@ -13,13 +13,13 @@ two processes starting at the same moment agree on one server.
 from __future__ import annotations
 
 import fcntl
-import os
 from pathlib import Path
 
+from workers.config import PlatformSettings
 from workers.errors import WorkerError
 from workers.store.embedded import embedded_folder
 
-BROKER_URL_ENV = "CELERY_BROKER_URL"
+BROKER_URL_ENV = PlatformSettings.env_name("broker_url")
 SCHEMES = ("amqp://", "amqps://", "pyamqp://", "redis://", "rediss://", "redis+socket://")
 
 
@@ -29,7 +29,7 @@ class BrokerUnavailable(WorkerError):
 
 def broker_url(url: str | None = None, data_dir: Path | None = None) -> str:
     """The broker to use: the explicit URL, ``CELERY_BROKER_URL``, or the embedded Redis."""
-    chosen = url or os.environ.get(BROKER_URL_ENV)
+    chosen = url or PlatformSettings.from_env().broker_url
     if chosen:
         if not chosen.startswith(SCHEMES):
             raise BrokerUnavailable(f"{BROKER_URL_ENV} must be a RabbitMQ or Redis URL such as "

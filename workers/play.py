@@ -35,8 +35,10 @@ import grpc
 from referee.games.core import replay as replay_io
 from referee.match import TimeControl
 from skyarena.referee_client import RefereeCallError, RefereeClient, fault_json, start_request
+from skyarena.settings import current
 from skyarena.v1 import referee_pb2 as pb
 from workers.bot_code import ArchiveMissing, ArchiveRejected, CodeCache
+from workers.config import QueueSettings, WorkerSettings
 from workers.referees import Referees
 from workers.sandbox import HostedSeatOutcome, SandboxLimits, play_hosted_seat
 from workers.store import Conflict, Database, queue
@@ -61,32 +63,27 @@ def _default_owner() -> str:
 
 @dataclass(frozen=True)
 class PlaySettings:
-    """How a worker plays matches (from ``SKYARENA_LEASE_S`` and friends, see `from_env`)."""
+    """How a worker plays matches (from `WorkerSettings` and `QueueSettings`, see `from_env`)."""
 
     owner: str = field(default_factory=_default_owner)
-    lease_s: float = 60.0           # a vanished worker's match is re-queued this long after its last heartbeat
-    max_attempts: int = 3           # attempts (started matches) before a match is void
-    join_timeout_s: float = 30.0    # every hosted bot must have joined within this (start-up included)
-    match_timeout_s: float = 3600.0  # the longest match a season may have; past it the attempt is given up
+    # The defaults are the settings' own (workers/config.py says what each means).
+    lease_s: float = WorkerSettings.lease_s
+    max_attempts: int = WorkerSettings.max_attempts
+    join_timeout_s: float = WorkerSettings.hosted_join_timeout_s
+    match_timeout_s: float = QueueSettings.match_timeout_s
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] = os.environ) -> PlaySettings:
-        def number(name: str, default: float) -> float:
-            text = environ.get(name)
-            if text is None:
-                return default
-            try:
-                value = float(text)
-            except ValueError:
-                raise ValueError(f"{name}={text!r} is not a number of seconds") from None
-            if value <= 0:
-                raise ValueError(f"{name} must be above 0, not {text}")
-            return value
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> PlaySettings:
+        """This worker's settings (`workers.config`): what the process read at start, or ``environ``."""
+        worker = WorkerSettings.from_env(environ) if environ is not None else current(WorkerSettings)
+        celery = QueueSettings.from_env(environ) if environ is not None else current(QueueSettings)
+        return cls.from_settings(worker, celery)
 
-        return cls(lease_s=number("SKYARENA_LEASE_S", cls.lease_s),
-                   max_attempts=int(number("SKYARENA_MAX_ATTEMPTS", cls.max_attempts)),
-                   join_timeout_s=number("SKYARENA_JOIN_TIMEOUT_S", cls.join_timeout_s),
-                   match_timeout_s=number("SKYARENA_MATCH_TIMEOUT_S", cls.match_timeout_s))
+    @classmethod
+    def from_settings(cls, worker: WorkerSettings, celery: QueueSettings) -> PlaySettings:
+        # The give-up time is the Celery app's longest match itself: one field, so they agree.
+        return cls(lease_s=worker.lease_s, max_attempts=worker.max_attempts,
+                   join_timeout_s=worker.hosted_join_timeout_s, match_timeout_s=celery.match_timeout_s)
 
     @property
     def heartbeat_s(self) -> float:

@@ -10,7 +10,6 @@ must never be used, so the Celery app builds this object in ``worker_process_ini
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Sequence
 
@@ -19,10 +18,12 @@ from grpc import aio
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from skyarena.remote.frames import DEFAULT_MAX_FRAME
+from skyarena.settings import current
+from workers.config import WorkerSettings
 from workers.errors import WorkerError
 
-REFEREES_ENV = "SKYARENA_REFEREES"
-SERVICE_TOKEN_ENV = "SKYARENA_SERVICE_TOKEN"
+REFEREES_ENV = WorkerSettings.env_name("referees")
+SERVICE_TOKEN_ENV = WorkerSettings.env_name("service_token")
 DOWN_FOR_S = 10.0  # how long a referee that failed is tried only after the healthy ones
 
 CHANNEL_OPTIONS = [
@@ -49,7 +50,7 @@ class RefereeUnavailable(WorkerError):
 
 def parse_referees(value: str | None = None) -> tuple[str, ...]:
     """The referee addresses of ``value`` (default ``SKYARENA_REFEREES``), checked for HOST:PORT."""
-    text = value if value is not None else os.environ.get(REFEREES_ENV, "")
+    text = value if value is not None else current(WorkerSettings).referees
     addresses = tuple(part.strip() for part in text.split(",") if part.strip())
     if not addresses:
         raise RefereeConfigError(f"no referee is configured: set {REFEREES_ENV}=HOST:PORT[,HOST:PORT...] "
@@ -63,7 +64,7 @@ def parse_referees(value: str | None = None) -> tuple[str, ...]:
 
 def service_token(value: str | None = None) -> str:
     """The referees' service token (default ``SKYARENA_SERVICE_TOKEN``)."""
-    token = value or os.environ.get(SERVICE_TOKEN_ENV, "")
+    token = value or current(WorkerSettings).service_token
     if not token:
         raise RefereeConfigError(f"no service token: set {SERVICE_TOKEN_ENV} to the token the referees were "
                                  "started with")

@@ -21,8 +21,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from skyarena.settings import current
 from workers.arena.smoke import conclude_match
 from workers.celery_app import app
+from workers.config import WorkerSettings
 from workers.play import MatchPlayer, PlaySettings, play_match
 from workers.referees import Referees, parse_referees, service_token
 from workers.scheduling import schedule_active, top_up_after
@@ -30,8 +32,6 @@ from workers.store import Database, open_database, queue
 from workers.store.seasons import close_season, start_season
 
 log = logging.getLogger(__name__)
-# A queued match nobody claimed for this long has probably lost its message (a broker restart): send it again.
-QUEUE_PATIENCE_S = float(os.environ.get("SKYARENA_QUEUE_PATIENCE_S", 120))
 
 
 @dataclass
@@ -122,7 +122,9 @@ def reap(db: Database, max_attempts: int, patience_s: float) -> Reaping:
 
 @app.task(name="skyarena.reap")
 def reap_task() -> dict[str, int]:
-    reaping = reap(open_resources().db, PlaySettings.from_env().max_attempts, QUEUE_PATIENCE_S)
+    # A queued match nobody claimed for queue_patience_s has probably lost its message: send it again.
+    settings = current(WorkerSettings)
+    reaping = reap(open_resources().db, settings.max_attempts, settings.queue_patience_s)
     enqueue([*reaping.requeued, *reaping.resent])
     if reaping.requeued or reaping.voided:
         log.warning("reaped: %d re-queued, %d void", len(reaping.requeued), len(reaping.voided))

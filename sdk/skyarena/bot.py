@@ -64,7 +64,7 @@ class Bot:
     def run(self, referee: str | None = None, token: str | None = None, *, stdio: bool = False) -> Any:
         """Play one seat on a referee (gRPC at ``referee`` with the seat ``token``, or
         length-delimited frames on stdin/stdout with ``stdio=True``); returns the seat's
-        RemoteResult. Defaults: SKYARENA_REFEREE, SKYARENA_SEAT_TOKEN, SKYARENA_TRANSPORT."""
+        RemoteResult. Defaults: SKYARENA_REFEREE, SKYARENA_SEAT_TOKEN, SKYARENA_STDIO."""
         from .remote import run_bot  # imported here: local play needs no gRPC
 
         return run_bot(self, referee, token, stdio=stdio)

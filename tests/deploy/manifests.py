@@ -8,7 +8,6 @@ compose file, the Kubernetes manifests and the code's own variables to it.
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import re
 import shutil
@@ -21,8 +20,8 @@ from typing import Any
 import click
 import yaml
 
-from referee.service.limits import Limits
 from skyarena.cli import PLATFORM_COMMANDS, main
+from tests import config_reference
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -252,8 +251,8 @@ def resolve(words: tuple[str, ...]) -> tuple[list[click.Command], click.Context]
 
 
 def code_env_names() -> frozenset[str]:
-    """Every variable the code reads: each CLI option's envvar, the referee's limits, the contract."""
-    names = set(CONTRACT_ENV) | {Limits.env_name(f.name) for f in dataclasses.fields(Limits)}
+    """Every variable the code reads: each CLI option's envvar, every settings class's, the contract."""
+    names = set(CONTRACT_ENV) | config_reference.env_names()
 
     def walk(command: click.Command, ctx: click.Context) -> None:
         for param in command.params:

@@ -7,20 +7,29 @@ entry points (the Arena loads no author's code itself).
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from skyarena.cli_support import UserError
-from workers.arena.archive import ArchiveLimits
+from skyarena.settings import read_at_start
+from workers.arena.config import ArenaSettings
 from workers.arena.server import ArenaServer, configure_logs, serve
 from workers.arena.upload_limits import UploadLimits
 from workers.broker import broker_url
+from workers.config import QueueSettings
 from workers.errors import PLATFORM_ERRORS
 from workers.sandbox import SandboxUnavailable, select_backend
 from workers.store import open_database
 
 from .upload_options import upload_options
 
-DEFAULT_LIMITS = ArchiveLimits()
+
+def _cap_options(command: Any) -> Any:
+    """One text option per archive cap (parsed and checked by ArenaSettings, as its variable is)."""
+    for name, flag, help_text in reversed(ArenaSettings.flags()):
+        command = click.option(flag, name, metavar="N", default=None, help=help_text)(command)
+    return command
 
 
 @click.group("arena")
@@ -33,23 +42,19 @@ def command() -> None:
 @click.option("--metrics-listen", metavar="HOST:PORT", help="Serve Prometheus metrics here.")
 @click.option("--database-url", envvar="DATABASE_URL", metavar="URL",
               help="Postgres URL (env DATABASE_URL; default: the embedded server).")
-@click.option("--max-archive-bytes", type=click.IntRange(1), envvar="SKYARENA_ARENA_MAX_ARCHIVE_BYTES",
-              default=DEFAULT_LIMITS.max_archive_bytes, show_default=True, help="Largest upload.")
-@click.option("--max-unpacked-bytes", type=click.IntRange(1), envvar="SKYARENA_ARENA_MAX_UNPACKED_BYTES",
-              default=DEFAULT_LIMITS.max_unpacked_bytes, show_default=True, help="Largest unpacked total.")
-@click.option("--max-files", type=click.IntRange(1), envvar="SKYARENA_ARENA_MAX_FILES",
-              default=DEFAULT_LIMITS.max_files, show_default=True, help="Most archive entries.")
+@_cap_options
 @click.option("--sandbox", type=click.Choice(["auto", "bwrap", "unshare"]), default="auto", show_default=True,
               help="The sandbox that checks entry points.")
 @upload_options
 @click.option("--log-level", default="info", show_default=True)
 @click.option("--log-format", type=click.Choice(["json", "text"]), default="json", show_default=True)
-def serve_command(listen: str, metrics_listen: str | None, database_url: str | None, max_archive_bytes: int,
-                  max_unpacked_bytes: int, max_files: int, sandbox: str, log_level: str, log_format: str,
-                  uploads: UploadLimits) -> None:
+def serve_command(listen: str, metrics_listen: str | None, database_url: str | None, sandbox: str, log_level: str,
+                  log_format: str, uploads: UploadLimits, **cap_flags: str | None) -> None:
     """Serve the Arena (DATABASE_URL, CELERY_BROKER_URL)."""
     configure_logs(log_level, log_format)
-    try:
+    try:  # this process's settings, read once here; a bad one is the first line said
+        settings = ArenaSettings.from_sources(cap_flags)
+        queue_settings = read_at_start(QueueSettings)
         db = open_database(database_url, max_size=8)
         broker = broker_url()
         select_backend(sandbox)
@@ -58,11 +63,10 @@ def serve_command(listen: str, metrics_listen: str | None, database_url: str | N
     from workers.arena.tasks import enqueue_smoke
     from workers.celery_app import configure
 
-    configure(broker)
-    limits = ArchiveLimits(max_archive_bytes, max_unpacked_bytes, max_files)
+    configure(broker, queue_settings)
     try:
-        serve(ArenaServer(db, enqueue_smoke, limits, sandbox_backend=sandbox, uploads=uploads), listen,
-              metrics_listen)
+        serve(ArenaServer(db, enqueue_smoke, settings.archive_limits(), sandbox_backend=sandbox, uploads=uploads),
+              listen, metrics_listen)
     except OSError as exc:
         raise UserError(f"arena not started: {exc}") from None
     finally:

@@ -8,9 +8,10 @@ import click
 from celery import Celery
 
 from skyarena.cli_support import UserError
+from skyarena.settings import read_at_start
 from workers.broker import BrokerUnavailable, broker_url, redact
+from workers.config import QueueSettings, WorkerSettings
 from workers.errors import PLATFORM_ERRORS
-from workers.play import PlaySettings
 from workers.referees import check_reachable, parse_referees, service_token
 from workers.sandbox import SandboxUnavailable, select_backend
 from workers.store import open_database
@@ -21,7 +22,10 @@ BROKER_CONNECT_TIMEOUT_S = 5.0
 
 def preflight(kind: str, as_json: bool, need_referees: bool) -> Celery:
     """Check broker, database (and referees); configure and return the Celery app."""
-    try:
+    try:  # this process's settings, read once here; a bad one is the first line said
+        queue_settings = read_at_start(QueueSettings)
+        if need_referees:
+            read_at_start(WorkerSettings)
         broker = broker_url()
         db = open_database(max_size=1)
         database = redact_database(db.url)
@@ -30,13 +34,12 @@ def preflight(kind: str, as_json: bool, need_referees: bool) -> Celery:
         sandbox = None
         if need_referees:  # a worker: it plays matches
             service_token()
-            PlaySettings.from_env()
             sandbox = select_backend().summary
     except PLATFORM_ERRORS + (SandboxUnavailable, ValueError) as exc:
         raise UserError(f"{kind} not started: {exc}") from None
     from workers.celery_app import configure
 
-    app = configure(broker)
+    app = configure(broker, queue_settings)
     try:
         with app.connection_for_write() as connection:
             connection.ensure_connection(max_retries=1, timeout=BROKER_CONNECT_TIMEOUT_S)

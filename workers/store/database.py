@@ -18,10 +18,12 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from workers.config import PlatformSettings
+
 from .embedded import embedded_database_url
 from .errors import DatabaseUnavailable
 
-DATABASE_URL_ENV = "DATABASE_URL"
+DATABASE_URL_ENV = PlatformSettings.env_name("database_url")
 CONNECT_TIMEOUT_S = 5          # a wrong host fails in seconds, not after the OS's TCP timeout
 STATEMENT_TIMEOUT_MS = 30_000  # no query of the platform needs longer; a runaway one is cut off
 
@@ -31,7 +33,7 @@ Conn = psycopg.Connection[Row]  # every store connection returns rows as dicts
 
 def resolve_url(url: str | None = None, data_dir: Path | None = None) -> str:
     """The server to use: the explicit URL, ``DATABASE_URL``, or the embedded server."""
-    chosen = url or os.environ.get(DATABASE_URL_ENV)
+    chosen = url or PlatformSettings.from_env().database_url
     if chosen:
         if not chosen.startswith(("postgresql://", "postgres://")) and "=" not in chosen:
             raise DatabaseUnavailable(f"{DATABASE_URL_ENV} must be a Postgres URL like "

@@ -9,18 +9,19 @@ data stays in the folder for the next run.
 
 from __future__ import annotations
 
-import os
 import warnings
 from pathlib import Path
 
+from workers.config import PlatformSettings
+
 from .errors import DatabaseUnavailable
 
-DATA_DIR_ENV = "SKYARENA_DATA_DIR"
+DATA_DIR_ENV = PlatformSettings.env_name("data_dir")
 
 
 def default_data_dir() -> Path:
     """Where the platform keeps its local data: ``SKYARENA_DATA_DIR`` or the user's data dir."""
-    configured = os.environ.get(DATA_DIR_ENV)
+    configured = PlatformSettings.from_env().data_dir
     if configured:
         return Path(configured).expanduser()
     import platformdirs

@@ -30,6 +30,7 @@ from ..games import observation_class
 from ..observation import Observation
 from ..v1 import referee_pb2 as pb
 from ..wire import ConversionError, action_to_proto, legal_actions_from_proto, observation_from_proto
+from .config import RemoteBotSettings
 from .frames import DEFAULT_MAX_FRAME, read_frame, write_frame
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ CONNECT_TIMEOUT_S = 5.0
 # How long a seat whose stream broke keeps trying to rejoin (at least; longer when its
 # pending decision's deadline is further off). Past it the referee has charged the seat or
 # is gone: the bot stops with a message instead of waiting forever.
-REJOIN_WINDOW_S = 15.0
+REJOIN_WINDOW_S = RemoteBotSettings.rejoin_window_s
 # gRPC's status codes by number (fixed by the gRPC specification), for the referee's notices.
 STATUS_NAMES = ("OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
                 "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
@@ -290,27 +291,27 @@ def run_bot(bot: Bot | BotFactory, referee: str | None = None, token: str | None
     """Play one seat. ``bot`` is a Bot, or a function of the game name that makes one (the
     game is known only once the referee has welcomed the seat).
 
-    Defaults come from the environment: ``SKYARENA_REFEREE``, ``SKYARENA_SEAT_TOKEN``,
-    ``SKYARENA_TRANSPORT=stdio`` and ``SKYARENA_REJOIN_WINDOW_S`` (how long to try rejoining a
-    referee that went away, default REJOIN_WINDOW_S).
+    Defaults come from the environment (`RemoteBotSettings`): ``SKYARENA_REFEREE``,
+    ``SKYARENA_SEAT_TOKEN``, ``SKYARENA_STDIO`` and ``SKYARENA_REJOIN_WINDOW_S`` (how long to
+    try rejoining a referee that went away, default REJOIN_WINDOW_S).
     """
     factory: BotFactory = (lambda game: bot) if isinstance(bot, Bot) else bot
     session = SeatSession(factory)
-    stdio = stdio or os.environ.get("SKYARENA_TRANSPORT", "") == "stdio"
-    token = token if token is not None else os.environ.get("SKYARENA_SEAT_TOKEN", "")
+    try:
+        settings = RemoteBotSettings.from_env()
+    except ValueError as exc:
+        raise RemoteError(str(exc)) from None
+    stdio = stdio or settings.stdio_requested(os.environ)
+    token = token if token is not None else settings.seat_token
     if stdio:
         return play_stdio(session, token, client)
-    referee = referee or os.environ.get("SKYARENA_REFEREE")
+    referee = referee or settings.referee or None
     if not referee:
         raise RemoteError("no referee address: pass referee='HOST:PORT' (skyarena run --referee) or set "
                           "SKYARENA_REFEREE")
     if not token:
         raise RemoteError("no seat token: pass token=... (skyarena run --token) or set SKYARENA_SEAT_TOKEN")
-    window_text = os.environ.get("SKYARENA_REJOIN_WINDOW_S", "")
-    try:
-        window = float(window_text) if window_text.strip() else REJOIN_WINDOW_S
-    except ValueError:
-        raise RemoteError(f"SKYARENA_REJOIN_WINDOW_S={window_text!r} is not a number of seconds") from None
+    window = settings.rejoin_window_s
     import asyncio
 
     from .grpc_transport import play_grpc
