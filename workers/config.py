@@ -16,6 +16,7 @@ it alike, as RabbitMQ refuses a queue redeclared with another consumer timeout.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar
 
 from skyarena.settings import DAY_S, Settings, setting
@@ -31,6 +32,10 @@ class PlatformSettings(Settings):
                               "the embedded Redis in `$SKYARENA_DATA_DIR/broker`")
     data_dir: str = setting("", help="where local data lives (embedded servers, beat's schedule, the demo); "
                             "unset: the user data folder (`~/.local/share/skyarena`)")
+
+    @property
+    def data_path(self) -> Path | None:
+        return Path(self.data_dir).expanduser() if self.data_dir else None
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from typing import Any
 from skyarena.settings import current
 from workers.arena.smoke import conclude_match
 from workers.celery_app import app
-from workers.config import WorkerSettings
+from workers.config import PlatformSettings, WorkerSettings
 from workers.play import MatchPlayer, PlaySettings, play_match
 from workers.referees import Referees, parse_referees, service_token
 from workers.scheduling import schedule_active, top_up_after
@@ -50,7 +50,9 @@ def open_resources() -> _Resources:
     global _resources
     with _opening:
         if _resources is None or _resources.pid != os.getpid():
-            _resources = _Resources(os.getpid(), open_database(max_size=4))
+            platform = current(PlatformSettings)  # what the worker read at start, inherited through the fork
+            db = open_database(platform.database_url or None, data_dir=platform.data_path, max_size=4)
+            _resources = _Resources(os.getpid(), db)
         return _resources
 
 

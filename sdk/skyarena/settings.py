@@ -1,8 +1,8 @@
 """Typed settings from flags and the environment: one parse path for every process's configuration.
 
 A settings class is a frozen dataclass deriving from :class:`Settings` whose fields are made
-by :func:`setting`: a default, the range a number must lie in (or the words a choice may
-take), an optional command-line flag and a line of help. Its environment variable is
+by :func:`setting`: a default, the range a number must lie in, an optional command-line
+flag and a line of help; a switch (bool) or a text is taken as given. Its environment variable is
 derived from the field's name (``SKYARENA_<NAME>``) unless the field names one (``env=``,
 for names older than that rule, such as ``DATABASE_URL``).
 
@@ -11,8 +11,8 @@ parsed from its text and checked here, whichever way it came, and a bad one is a
 ``ValueError`` naming the flag or variable and what is allowed. Flag help and the README's
 configuration reference are generated from the same fields, so neither can drift from the
 code. The referee's limits (`referee/service/limits.py`) and every platform process's
-settings are built on this; it imports nothing beyond the standard library, so the hosted
-bot's start-up does not pay for it.
+settings are built on this; it imports only the standard library (a hosted bot reads its
+settings here too, and its start-up is measured).
 """
 
 from __future__ import annotations
@@ -29,21 +29,21 @@ ENV_PREFIX = "SKYARENA_"
 DAY_S = 86_400.0
 TRUE_WORDS = ("1", "true", "t", "yes", "y", "on")    # click's words for a flag's variable
 FALSE_WORDS = ("0", "false", "f", "no", "n", "off", "")
+SWITCH = "1 or 0 (true/false, yes/no, on/off)"
 
 log = logging.getLogger(__name__)
 S = TypeVar("S", bound="Settings")
 
 
 def setting(default: Any, low: float | None = None, high: float | None = None, *, flag: str | None = None,
-            unit: str = "", help: str = "", env: str | None = None, choices: tuple[str, ...] = (),
-            old_env: tuple[str, ...] = ()) -> Any:
+            unit: str = "", help: str = "", env: str | None = None, old_env: tuple[str, ...] = ()) -> Any:
     """A settings field. Numbers (int or float, by the default's type) lie from ``low`` to
-    ``high`` in ``unit``; a text with ``choices`` is one of them; ``old_env`` are names the
+    ``high`` in ``unit``; a switch (bool) or a text is taken as given; ``old_env`` are names the
     variable had before, still read (with a deprecation line) when the current one is unset."""
     if isinstance(default, (int, float)) and not isinstance(default, bool) and (low is None or high is None):
         raise TypeError("a numeric setting needs its range (low and high)")
     return field(default=default, metadata={"low": low, "high": high, "flag": flag, "unit": unit, "help": help,
-                                            "env": env, "choices": choices, "old_env": old_env})
+                                            "env": env, "old_env": old_env})
 
 
 class Settings:
@@ -168,13 +168,10 @@ class Settings:
 
 
 def allowed(f: dataclasses.Field[Any]) -> str:
-    """What ``f`` accepts, in words: ``1 to 86400`` (and its unit's name where the help has none)."""
-    meta, kind = f.metadata, _kind(f)
-    if kind is bool:
-        return "1 or 0 (true/false, yes/no, on/off)"
-    if kind is str:
-        return " or ".join(f"`{c}`" for c in meta["choices"]) if meta["choices"] else "text"
-    return f"{_number(meta['low'])} to {_number(meta['high'])}"
+    """What ``f`` accepts, in words: ``1 to 86400`` for a number, else what kind of value."""
+    if _kind(f) in (int, float):
+        return f"{_number(f.metadata['low'])} to {_number(f.metadata['high'])}"
+    return _what(f)
 
 
 def _kind(f: dataclasses.Field[Any]) -> type:
@@ -202,9 +199,7 @@ def _what(f: dataclasses.Field[Any]) -> str:
         return f"a whole number of {unit}" if unit else "a whole number"
     if kind is float:
         return f"a number of {unit}" if unit else "a number"
-    if kind is bool:
-        return "1 or 0 (true/false, yes/no, on/off)"
-    return "one of " + ", ".join(f.metadata["choices"]) if f.metadata["choices"] else "text"
+    return SWITCH if kind is bool else "text"
 
 
 def _number(value: Any) -> str:
@@ -213,11 +208,7 @@ def _number(value: Any) -> str:
 
 def _check(f: dataclasses.Field[Any], value: Any, source: str) -> None:
     meta = f.metadata
-    if isinstance(value, str):
-        if meta["choices"] and value not in meta["choices"]:
-            raise ValueError(f"{source} must be one of {', '.join(meta['choices'])}, got {value!r}")
-        return
-    if isinstance(value, bool):
+    if isinstance(value, (str, bool)):
         return
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(f"{source} must be a finite number, got {value!r}")

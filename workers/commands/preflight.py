@@ -10,7 +10,7 @@ from celery import Celery
 from skyarena.cli_support import UserError
 from skyarena.settings import read_at_start
 from workers.broker import BrokerUnavailable, broker_url, redact
-from workers.config import QueueSettings, WorkerSettings
+from workers.config import PlatformSettings, QueueSettings, WorkerSettings
 from workers.errors import PLATFORM_ERRORS
 from workers.referees import check_reachable, parse_referees, service_token
 from workers.sandbox import SandboxUnavailable, select_backend
@@ -22,12 +22,13 @@ BROKER_CONNECT_TIMEOUT_S = 5.0
 
 def preflight(kind: str, as_json: bool, need_referees: bool) -> Celery:
     """Check broker, database (and referees); configure and return the Celery app."""
-    try:  # this process's settings, read once here; a bad one is the first line said
+    try:  # this process's settings, read once here (its children inherit them); a bad one is the first line said
+        platform = read_at_start(PlatformSettings)
         queue_settings = read_at_start(QueueSettings)
         if need_referees:
             read_at_start(WorkerSettings)
-        broker = broker_url()
-        db = open_database(max_size=1)
+        broker = broker_url(platform.broker_url or None, platform.data_path)
+        db = open_database(platform.database_url or None, data_dir=platform.data_path, max_size=1)
         database = redact_database(db.url)
         db.close()
         referees = check_reachable(parse_referees()) if need_referees else []

@@ -21,9 +21,9 @@ DATA_DIR_ENV = PlatformSettings.env_name("data_dir")
 
 def default_data_dir() -> Path:
     """Where the platform keeps its local data: ``SKYARENA_DATA_DIR`` or the user's data dir."""
-    configured = PlatformSettings.from_env().data_dir
+    configured = PlatformSettings.from_env().data_path
     if configured:
-        return Path(configured).expanduser()
+        return configured
     import platformdirs
 
     return Path(platformdirs.user_data_dir("skyarena", appauthor=False))
