@@ -17,7 +17,7 @@ from workers.arena.config import ArenaSettings
 from workers.arena.server import ArenaServer, configure_logs, serve
 from workers.arena.upload_limits import UploadLimits
 from workers.broker import broker_url
-from workers.config import QueueSettings
+from workers.config import PlatformSettings, QueueSettings
 from workers.errors import PLATFORM_ERRORS
 from workers.sandbox import SandboxUnavailable, select_backend
 from workers.store import open_database
@@ -54,9 +54,10 @@ def serve_command(listen: str, metrics_listen: str | None, database_url: str | N
     configure_logs(log_level, log_format)
     try:  # this process's settings, read once here; a bad one is the first line said
         settings = ArenaSettings.from_sources(cap_flags)
+        platform = read_at_start(PlatformSettings)  # --database-url, where given, wins over it
         queue_settings = read_at_start(QueueSettings)
-        db = open_database(database_url, max_size=8)
-        broker = broker_url()
+        db = open_database(database_url or platform.database_url or None, data_dir=platform.data_path, max_size=8)
+        broker = broker_url(platform.broker_url or None, platform.data_path)
         select_backend(sandbox)
     except PLATFORM_ERRORS + (SandboxUnavailable, ValueError) as exc:
         raise UserError(f"arena not started: {exc}") from None
