@@ -28,8 +28,8 @@ from typing import Any, ClassVar, Self, TypeVar
 ENV_PREFIX = "SKYARENA_"
 DAY_S = 86_400.0
 TRUE_WORDS = ("1", "true", "t", "yes", "y", "on")    # click's words for a flag's variable
-FALSE_WORDS = ("0", "false", "f", "no", "n", "off", "")
-SWITCH = "1 or 0 (true/false, yes/no, on/off)"
+FALSE_WORDS = ("0", "false", "f", "no", "n", "off")
+SWITCH = "1 or 0 (or on/off, true/false, yes/no)"
 
 log = logging.getLogger(__name__)
 S = TypeVar("S", bound="Settings")
@@ -141,8 +141,9 @@ class Settings:
             meta = f.metadata
             if meta["flag"]:
                 what = meta["help"] or meta["unit"]
-                out.append((f.name, meta["flag"], f"{what[:1].upper()}{what[1:]}, {allowed(f)} (default "
-                                                  f"{_number(f.default)}; env {cls.env_name(f.name)})."))
+                text = f"{what[:1].upper()}{what[1:]}" + (": 1 or 0" if _kind(f) is bool else f", {allowed(f)}")
+                out.append((f.name, meta["flag"], f"{text} (default {_number(f.default)}; env "
+                                                  f"{cls.env_name(f.name)})."))
         return out
 
     @classmethod
@@ -156,8 +157,7 @@ class Settings:
                 names += f" (`{meta['flag']}`)"
             if meta["old_env"]:
                 names += " (formerly " + ", ".join(f"`{old}`" for old in meta["old_env"]) + ")"
-            shown = int(f.default is True) if _kind(f) is bool else f.default  # a switch's default as 0 or 1
-            default = f"`{_number(shown)}`" if shown != "" else "none"
+            default = f"`{_number(f.default)}`" if f.default != "" else "none"
             unit = f" {meta['unit']}" if meta["unit"] and _kind(f) in (int, float) else ""
             meaning = meta["help"] or f"like `{meta['flag']}`"
             rows.append(f"| {names} | {default} | {allowed(f)}{unit} | {cls.READ_BY} | {meaning} |")
@@ -203,6 +203,8 @@ def _what(f: dataclasses.Field[Any]) -> str:
 
 
 def _number(value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"  # a switch, as its variable is written
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 

@@ -32,7 +32,7 @@ def test_the_old_transport_variable_still_means_stdio_with_a_deprecation_line() 
 
 
 @pytest.mark.parametrize(("env", "message"), [
-    ({"SKYARENA_STDIO": "maybe"}, "error: SKYARENA_STDIO='maybe' is not 1 or 0 (true/false, yes/no, on/off)"),
+    ({"SKYARENA_STDIO": "maybe"}, "error: SKYARENA_STDIO='maybe' is not 1 or 0 (or on/off, true/false, yes/no)"),
     ({"SKYARENA_REJOIN_WINDOW_S": "soon"}, "error: SKYARENA_REJOIN_WINDOW_S='soon' is not a number of seconds"),
     ({"SKYARENA_REJOIN_WINDOW_S": "-1"}, "error: SKYARENA_REJOIN_WINDOW_S must be from 0 to 86400 seconds, got -1"),
 ])
