@@ -22,7 +22,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from referee.games import GAMES, SkyarenaError
-from referee.service.limits import Limits
+from referee.match.clock import DEFAULT_MAX_BANK_S, DEFAULT_MAX_MOVE_S, DEFAULT_MAX_STRIKES
 from workers.errors import WorkerError
 from workers.matchmaking import MatchmakingParameters
 from workers.ratings import Rating, RatingParameters
@@ -30,7 +30,6 @@ from workers.ratings import Rating, RatingParameters
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")  # the seasons table's CHECK
 DEFAULT_SIGMA_INFLATION = RatingParameters().sigma / 2  # a well-known bot (σ ≈ 1) returns at σ ≈ 4.3
 MAX_SIGMA_INFLATION = 1000.0
-REFEREE_LIMITS = Limits()  # a season's clocks and strikes must fit what a referee accepts by default
 
 
 class SeasonError(WorkerError, ValueError):
@@ -87,9 +86,9 @@ def check_season(spec: SeasonSpec) -> None:
     _check_clock(spec)
     if spec.strike_limit < 1:
         raise SeasonError(f"strike limit must be at least 1, not {spec.strike_limit}")
-    if spec.strike_limit > REFEREE_LIMITS.max_strikes:
+    if spec.strike_limit > DEFAULT_MAX_STRIKES:
         raise SeasonError(f"strike limit {spec.strike_limit} is above the referee's limit of "
-                          f"{REFEREE_LIMITS.max_strikes}: choose less")
+                          f"{DEFAULT_MAX_STRIKES}: choose less")
     if spec.matches_in_flight < 0:
         raise SeasonError(f"matches in flight must be 0 or more, not {spec.matches_in_flight}")
     if not 0 <= spec.sigma_inflation <= MAX_SIGMA_INFLATION:
@@ -98,9 +97,9 @@ def check_season(spec: SeasonSpec) -> None:
 
 
 def _check_clock(spec: SeasonSpec) -> None:
-    for name, low_ok, ceiling in (("move_s", False, REFEREE_LIMITS.max_move_s),
-                                  ("first_move_s", False, REFEREE_LIMITS.max_move_s),
-                                  ("bank_s", True, REFEREE_LIMITS.max_bank_s)):
+    for name, low_ok, ceiling in (("move_s", False, DEFAULT_MAX_MOVE_S),
+                                  ("first_move_s", False, DEFAULT_MAX_MOVE_S),
+                                  ("bank_s", True, DEFAULT_MAX_BANK_S)):
         value = getattr(spec, name)
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
             raise SeasonError(f"time control {name} must be a number of seconds, not {value!r}")

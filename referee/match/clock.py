@@ -9,6 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# The ceilings a referee puts on the clocks and strikes a match may ask for, unless its
+# operator sets others (`referee.service.limits.Limits`). A season is checked against these
+# defaults when it is created, so its matches fit every referee left at its defaults.
+DEFAULT_MAX_MOVE_S = 600.0
+DEFAULT_MAX_BANK_S = 3600.0
+DEFAULT_MAX_STRIKES = 1_000_000
+
 
 @dataclass(frozen=True)
 class TimeControl:

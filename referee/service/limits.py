@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from referee.match.clock import DEFAULT_MAX_BANK_S, DEFAULT_MAX_MOVE_S, DEFAULT_MAX_STRIKES
 from skyarena.settings import DAY_S, Settings, setting
 
 
@@ -46,10 +47,10 @@ class Limits(Settings):
     join_timeout_s: float = _limit(30.0, 0.1, DAY_S, "--join-timeout", "seconds")
     max_join_timeout_s: float = _limit(600.0, 0.1, DAY_S, "--max-join-timeout", "seconds")
     # Ceilings on a match's time control, so a disconnected seat cannot stall a match forever.
-    max_move_s: float = _limit(600.0, 0.001, DAY_S, "--max-move", "seconds")
-    max_bank_s: float = _limit(3600.0, 0.0, 7 * DAY_S, "--max-bank", "seconds")
+    max_move_s: float = _limit(DEFAULT_MAX_MOVE_S, 0.001, DAY_S, "--max-move", "seconds")
+    max_bank_s: float = _limit(DEFAULT_MAX_BANK_S, 0.0, 7 * DAY_S, "--max-bank", "seconds")
     # Ceiling on a match's strike limit (a fault per decision is what a broken bot costs).
-    max_strikes: int = _limit(1_000_000, 1, 1 << 31, "--max-strikes", "strikes")
+    max_strikes: int = _limit(DEFAULT_MAX_STRIKES, 1, 1 << 31, "--max-strikes", "strikes")
     # Spectator streams per match, and how far a spectator may fall behind before it is dropped.
     max_watchers: int = _limit(32, 1, 100_000, "--max-watchers", "spectators")
     watcher_queue: int = _limit(1000, 10, 1_000_000, "--watcher-queue", "messages")
