@@ -91,10 +91,21 @@ async def role_seats(address: str, tokens: list[str], sdk: bool) -> dict[str, An
     return {"seats": list(seats)}
 
 
+async def serve_on_loopback(handler: Any, port_file: Path) -> None:
+    """Serve one generic handler on a free loopback port, written to ``port_file`` for the parent."""
+    from grpc import aio
+
+    server = aio.server()
+    server.add_generic_rpc_handlers((handler,))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    port_file.write_text(str(port))
+    await server.wait_for_termination()
+
+
 async def role_echo_server(port_file: Path) -> None:
     """A bare gRPC echo: every request is answered with a reply of the given size."""
     import grpc
-    from grpc import aio
 
     async def pingpong(requests: Any, context: Any) -> Any:
         reply = b""
@@ -106,12 +117,7 @@ async def role_echo_server(port_file: Path) -> None:
     handler = grpc.method_handlers_generic_handler("bench.Echo", {
         "PingPong": grpc.stream_stream_rpc_method_handler(pingpong, request_deserializer=bytes,
                                                           response_serializer=bytes)})
-    server = aio.server()
-    server.add_generic_rpc_handlers((handler,))
-    port = server.add_insecure_port("127.0.0.1:0")
-    await server.start()
-    port_file.write_text(str(port))
-    await server.wait_for_termination()
+    await serve_on_loopback(handler, port_file)
 
 
 async def role_relay_server(port_file: Path) -> None:
@@ -147,12 +153,7 @@ async def role_relay_server(port_file: Path) -> None:
 
     handler = grpc.method_handlers_generic_handler("bench.Relay", {
         "Relay": grpc.stream_stream_rpc_method_handler(relay, request_deserializer=bytes, response_serializer=bytes)})
-    server = aio.server()
-    server.add_generic_rpc_handlers((handler,))
-    port = server.add_insecure_port("127.0.0.1:0")
-    await server.start()
-    port_file.write_text(str(port))
-    await server.wait_for_termination()
+    await serve_on_loopback(handler, port_file)
 
 
 async def role_relay_client(port: int, me: str, n: int, request_size: int, reply_size: int) -> dict[str, Any]:
