@@ -12,7 +12,13 @@ Chance is re-drawn by the engine from the header's seed. At every checkpoint the
 drawn so far are compared with the recorded ones, so a replay made by another engine
 version fails with a clear ``ReplayError`` instead of showing a different game. A replay
 whose chance records were grouped apart from the moves (``chance_in_order=False``) is
-checked the same way against the outcomes' own order; its steps' text then names no chance.
+checked the same way against the outcomes' own order.
+
+A step's text follows the visibility of the view it is shown with, exactly as the Arena's
+public replay does (`referee.match.public_steps`): the spectator reads each move as the
+game's rules make it public and the faults without their reasons; a seat's view adds that
+seat's own moves and fault reasons. No view's text names the seed or a chance outcome (a
+die rolled behind a screen, a card dealt): the picture beside it would show it as ``?``.
 """
 
 from __future__ import annotations
@@ -25,10 +31,11 @@ from typing import Any
 
 from referee.games import GAMES, ReplayError, State, make
 from referee.games.core import replay as replay_io
+from referee.games.core import visibility
 from referee.games.core.views import private_copy
+from referee.match.public_steps import fault_text, moves_text, public_fault, told_moves
 
 CHECKPOINT_EVERY = 64
-CHANCE_SHOWN = 60  # characters of a chance outcome's value shown in a step's text
 
 
 @dataclass(frozen=True)
@@ -39,9 +46,14 @@ class Step:
     public: dict[str, Any]              # public_view(): the spectator's view
     seats: list[dict[str, Any]]         # observation(seat) for every seat
     actions: dict[int, str]             # the joint action that led here ({} at step 0)
-    text: str                           # the move, the chance outcomes it drew and any faults
+    public_text: str                    # the move and its faults as a spectator is told them
+    seat_texts: list[str]               # ... as each seat knows them (its own moves in full)
     over: bool = False
     result: dict[str, Any] | None = field(default=None)  # the recorded result, at the last step
+
+    def text(self, seat: int | None = None) -> str:
+        """The text that goes with ``view(seat)``: it tells no more than that view shows."""
+        return self.public_text if seat is None else self.seat_texts[seat]
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """The spectator's view (``None``) or that seat's: what ``board_svg`` draws."""
@@ -56,11 +68,6 @@ class Step:
 class _Position:
     index: int
     state: State
-
-
-def _shown(value: Any) -> str:
-    text = json.dumps(value, separators=(",", ":"))
-    return text if len(text) <= CHANCE_SHOWN else text[: CHANCE_SHOWN - 1] + "…"
 
 
 class ReplayViews:
@@ -103,6 +110,8 @@ class ReplayViews:
                                  f"re-played with v{spec.version}")
         start = make(self.game, self.players, self.header["seed"], self.header.get("options") or {})
         self._checkpoints: dict[int, State] = {0: start}
+        self._visible = visibility.policy(start)
+        self._told: dict[int, list[dict[str, Any]]] = {0: []}  # step -> its moves as spectators are told them
         self._cursor = _Position(0, start.clone())
         self.moves_replayed = 0  # moves applied since opening: what the laziness saves, counted
         # One object may serve several viewers at once (a Streamlit resource cache shares it
@@ -137,26 +146,30 @@ class ReplayViews:
             public = private_copy(state.public_view())
             seats = [private_copy(state.observation(seat)) for seat in range(self.players)]
             over = state.is_over()
+            told = self._told[index]
         return Step(
             index=index,
             public=public,
             seats=seats,
             actions=dict(self._moves[index - 1]) if index else {},
-            text=self.text(index),
+            public_text=self._text(index, told, None),
+            seat_texts=[self._text(index, told, seat) for seat in range(self.players)],
             over=over,
             result=self.result if index == len(self) - 1 else None,
         )
 
-    def text(self, index: int) -> str:
-        """What happened at a step, as lines: the move, the chance it drew, any faults."""
+    def _text(self, index: int, told: list[dict[str, Any]], seat: int | None) -> str:
+        """What happened at a step, as ``seat`` knows it (None: a spectator): the move, any faults."""
         if index == 0:
-            lines = [f"setup: {self.players} players, seed {self.header['seed']}"]
+            lines = [f"setup: {self.players} players"]
         else:
-            moves = "; ".join(f"seat {seat}: {action}" for seat, action in sorted(self._moves[index - 1].items()))
-            lines = [f"move {index}: {moves}"]
-        lines += [f"chance {label}: {_shown(value)}" for label, value in self._chance[index]]
-        lines += [f"fault, seat {f['seat']}: {f['kind']} — {f['reason']}" + (" (forfeit)" if f.get("forfeit") else "")
-                  for f in self._faults.get(index, [])]
+            own = self._moves[index - 1]
+            moves = [{"seat": seat, "action": own[seat]} if move["seat"] == seat and seat in own else move
+                     for move in told]
+            lines = [f"move {index}: {moves_text(moves)}"]
+        for fault in self._faults.get(index, []):
+            mine = seat is not None and int(fault["seat"]) == seat
+            lines.append(fault_text(public_fault(fault)) + (f" — {fault['reason']}" if mine else ""))
         return "\n".join(lines)
 
     # ----- re-playing -------------------------------------------------------------------
@@ -172,11 +185,13 @@ class ReplayViews:
     def _advance(self, cursor: _Position) -> None:
         move = self._moves[cursor.index]
         try:
-            cursor.state.apply(move)
+            actions = {seat: cursor.state.parse_action(seat, text) for seat, text in move.items()}
+            cursor.state.apply(actions)
         except Exception as exc:
             raise ReplayError(f"move {cursor.index + 1} of this replay cannot be re-played: {exc}"
                               + (f" ({self.version_note})" if self.version_note else "")) from None
         cursor.index += 1
+        self._told.setdefault(cursor.index, told_moves(self._visible, actions))
         self.moves_replayed += 1
         if cursor.index % self._every == 0 and cursor.index not in self._checkpoints:
             self._check_chance(cursor.state, cursor.index)

@@ -97,7 +97,7 @@ def replay_viewer(match_id: str, game: str, players: int, views: ReplayViews, ov
         # An <img> of the SVG: st.html would sanitise the markup away; an image is drawn as it is,
         # scaled to the page's width (the SVG has a viewBox), so a wide page gets a big board.
         st.image(board_svg(game, step.view(seat), seat=seat), width="stretch")
-        st.code(step.text, language=None)
+        st.code(step.text(seat), language=None)  # it tells what the picture shows, no more
         if step.result is not None:
             st.caption(f"Result: {step.result}")
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.match import FaultKind
-from referee.match.faults import cap
+from referee.match.faults import REASON_LIMIT, cap
 from referee.match.runner import legal_summary
 from skyarena.v1 import referee_pb2 as pb
 from skyarena.wire import GameWire, typed_action_bytes
@@ -26,6 +26,11 @@ from skyarena.wire import GameWire, typed_action_bytes
 # A notation longer than this many times the longest legal one (plus the slack) cannot name
 # a legal action; it is refused before any engine parser sees it.
 NOTATION_SLACK = 64
+# A bot's own account of what it raised (the SDK's: hook, exception, and the frames of the
+# bot's files, as ``skyarena play`` shows them) is its author's fault reason, kept up to this
+# many characters: within the runner's reason cap with room for the cut mark, so a long one
+# says its own length (the full traceback is in the bot's own log).
+ERROR_ECHO_LIMIT = REASON_LIMIT - 50
 
 
 class AnswerFault(Exception):
@@ -47,7 +52,8 @@ def resolve(game: str, wire: GameWire | None, answer: pb.Answer, legal: list[Any
         raise AnswerFault(FaultKind.UNPARSEABLE, f"index {answer.index} is out of range: there are {len(legal)} legal "
                                                  f"actions (0..{len(legal) - 1})")
     if choice == "error":
-        raise AnswerFault(FaultKind.EXCEPTION, f"the bot reported an error: {cap(answer.error)}")
+        raise AnswerFault(FaultKind.EXCEPTION, cap(answer.error.strip() or "the bot reported an error",
+                                                   ERROR_ECHO_LIMIT))
     if choice != "action":
         raise AnswerFault(FaultKind.UNPARSEABLE, "the answer carries no choice: set index, action or error")
     action = answer.action

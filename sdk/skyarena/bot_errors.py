@@ -4,10 +4,16 @@ A bot's exception surfaces inside the SDK's driver, so Python's traceback starts
 frames the author never wrote. The author needs the file, line and stack of *their* code;
 the whole stack (what the bot called into, down to the engine or the standard library) is
 there on request (``skyarena play --traceback``).
+
+A hosted bot runs from a copy of the author's folder in the sandbox (``/bot``): the
+sandbox sets ``SKYARENA_BOT_PATHS=relative``, and its files are then named relative to
+the bot's folder (``helpers.py``, not ``/bot/helpers.py``), as the author has them.
 """
 
 from __future__ import annotations
 
+import copy
+import os
 import traceback
 from pathlib import Path
 from types import TracebackType
@@ -19,12 +25,34 @@ def _frames_after_driver(tb: TracebackType | None) -> traceback.StackSummary:
     return traceback.extract_tb(tb.tb_next if tb is not None else None)
 
 
+PATHS_ENV = "SKYARENA_BOT_PATHS"
+
+
 def _inside(filename: str, folder: Path) -> bool:
     try:
         Path(filename).resolve().relative_to(folder)
     except (ValueError, OSError):
         return False
     return True
+
+
+def shown_path(filename: str, folder: Path | None) -> str:
+    """``filename`` as the author knows it: relative to the bot's folder for a hosted bot."""
+    if folder is None or os.environ.get(PATHS_ENV) != "relative":
+        return filename
+    try:
+        return Path(filename).resolve().relative_to(folder.resolve()).as_posix()
+    except (ValueError, OSError):
+        return filename
+
+
+def _named(frames: traceback.StackSummary, folder: Path | None) -> traceback.StackSummary:
+    renamed = []
+    for frame in frames:
+        frame = copy.copy(frame)
+        frame.filename = shown_path(frame.filename, folder)
+        renamed.append(frame)
+    return traceback.StackSummary.from_list(renamed)
 
 
 def describe(exc: BaseException, where: str, bot_folder: Path | None, full: bool = False) -> str:
@@ -39,6 +67,7 @@ def describe(exc: BaseException, where: str, bot_folder: Path | None, full: bool
         [f for f in frames if _inside(f.filename, bot_folder)])
     if not own:
         return headline
+    own = _named(own, bot_folder)
     last = own[-1]
     headline += f" ({Path(last.filename).name}, line {last.lineno}, in {last.name})"
     body = "".join(own.format()).rstrip("\n")

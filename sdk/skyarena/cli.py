@@ -37,6 +37,7 @@ from .cli_support import (
 from .commands import REMOTE_COMMANDS
 from .loader import BotLoadError
 from .local import MatchSummary, play_series
+from .results_text import result_line
 from .series_table import print_report
 from .starter import STARTER_GAMES, write_starter
 
@@ -242,7 +243,7 @@ def replay(file: Path, verify: bool, as_json: bool) -> None:
             click.echo(f"turn {record['n']:>4}  {moves}")
         elif kind == "end" and "result" in record:
             res = record["result"]
-            click.echo(f"end: {res['reason']}; ranks {res['ranks']}; scores {res['scores']}")
+            click.echo(result_line(res))
             if res.get("details"):
                 click.echo(f"     {json.dumps(res['details'])}")
         elif kind == "match":

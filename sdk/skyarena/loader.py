@@ -15,8 +15,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .bot import Bot
-from .bot_errors import describe, first_line
+from .bot_errors import describe, first_line, shown_path
 from .games import house_bots
+
+FIX_AND_RUN = "Fix it and run again."  # the close of a load error: the Arena's intake swaps it for its own
 
 
 class BotLoadError(Exception):
@@ -63,10 +65,12 @@ def load_bot(spec: str, game: str) -> tuple[str, type[Bot]]:
     try:
         module_spec.loader.exec_module(module)
     except SyntaxError as exc:
-        raise BotLoadError(f"{path}, line {exc.lineno}: syntax error: {exc.msg}. Fix it and run again.") from None
+        raise BotLoadError(f"{shown_path(str(path), path.resolve().parent)}, line {exc.lineno}: syntax error: "
+                           f"{exc.msg}. {FIX_AND_RUN}") from None
     except Exception as exc:
-        raise BotLoadError(f"{path}: {first_line(describe(exc, 'importing it', path.resolve().parent))}. "
-                           "Fix it and run again.") from None
+        home = path.resolve().parent
+        raise BotLoadError(f"{shown_path(str(path), home)}: {first_line(describe(exc, 'importing it', home))}. "
+                           f"{FIX_AND_RUN}") from None
     classes = [
         obj for _, obj in inspect.getmembers(module, inspect.isclass)
         if issubclass(obj, Bot) and obj is not Bot and obj.__module__ == module_name
@@ -117,11 +121,11 @@ def create_bot(cls: type[Bot]) -> Bot:
         return cls()
     except Exception as exc:
         reason = first_line(describe(exc, f"{cls.__name__}()", bot_folder(cls)))
-        raise BotLoadError(f"{_where(cls)}: {reason}. Fix it and run again.") from None
+        raise BotLoadError(f"{_where(cls)}: {reason}. {FIX_AND_RUN}") from None
 
 
 def _where(cls: type[Bot]) -> str:
     try:
-        return inspect.getfile(cls)
+        return shown_path(inspect.getfile(cls), bot_folder(cls))
     except TypeError:
         return cls.__qualname__

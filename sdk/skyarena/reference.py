@@ -16,6 +16,7 @@ import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from referee.games import GameSpec, make, spec
@@ -146,6 +147,18 @@ def _decisions(game: str) -> list[str]:
     return lines
 
 
+def rulebook_note(game_spec: GameSpec) -> str:
+    """Where the rulebook is: its file on this machine when the source tree is here, else
+    said plainly to be part of the source only (pip installs the engines, not the rulebooks)."""
+    if not game_spec.rulebook:
+        return ""
+    source = Path(__file__).resolve().parents[2] / game_spec.rulebook  # sdk/skyarena/ -> the checkout
+    if source.is_file():
+        return f" Rules: {source}."
+    return (f" Rules: the rulebook {Path(game_spec.rulebook).name} is in the Skyarena source ({game_spec.rulebook}),"
+            " not in a pip install; what a bot needs of it is below.")
+
+
 def reference(game: str) -> str:
     """The whole reference of ``game`` as Markdown."""
     game_spec = spec(game)
@@ -154,7 +167,7 @@ def reference(game: str) -> str:
     head = [f"# {game_spec.title} (`{game}`): the bot author's reference", "",
             f"{players} players" + (", co-operative (the seats win or lose together)" if game_spec.cooperative else "")
             + f"; engine version {game_spec.version}."
-            + (f" Rules: {game_spec.rulebook}." if game_spec.rulebook else ""), ""]
+            + rulebook_note(game_spec), ""]
     if game_spec.description:
         head += [game_spec.description, ""]
     parts = [*head, *_observation(game), "", *_decisions(game), *_options(game_spec), "", *readme_sections(game)]

@@ -11,6 +11,7 @@ from .bot_errors import first_line
 from .cli_support import UserError, console
 from .games import house_bots
 from .local import RANK_CONVENTION, SeriesReport, play_series
+from .results_text import end_reason
 
 
 def print_report(report: SeriesReport) -> None:
@@ -61,7 +62,8 @@ def _print_team(report: SeriesReport, title: str) -> None:
 def _print_reasons(report: SeriesReport) -> None:
     """Why matches ended: in a co-operative game this is the landing rate and each way to lose."""
     counts = report.reasons()
-    parts = [f"{reason} {n} ({100 * n / max(report.games, 1):.1f} %)" for reason, n in counts.most_common()]
+    parts = [f"{end_reason(reason)} in {n} of {report.games} ({100 * n / max(report.games, 1):.1f} %)"
+             for reason, n in counts.most_common()]
     console.print("ended by: " + ", ".join(parts), highlight=False)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 from referee.games import spec
@@ -23,7 +24,7 @@ from skyarena import Bot
 
 
 class StarterBot(Bot):
-    name = "starter"
+    name = "{name}"  # the name in local tables; the ladders show skyarena.toml's, the same one
 
     def on_match_start(self, info):
         # info.seat, info.players and info.options are known here.
@@ -58,10 +59,20 @@ def write_starter(game: str, directory: Path) -> Path:
     path = directory / "bot.py"
     if path.exists():
         raise FileExistsError(f"{path} exists already; choose another directory or remove it.")
-    path.write_text(TEMPLATE.format(title=game_spec.title, game=game, filename=path, fields=_fields_hint(game),
-                                    games=STARTER_GAMES))
     manifest = directory / MANIFEST_NAME
+    name = _manifest_name(manifest) or "".join(c if c.isalnum() or c in "_.-" else "-"
+                                               for c in directory.resolve().name).strip("-_.") or "starter"
+    path.write_text(TEMPLATE.format(title=game_spec.title, game=game, filename=path, fields=_fields_hint(game),
+                                    games=STARTER_GAMES, name=name))
     if not manifest.exists():  # what `skyarena submit DIR` reads: the game, the entry point, the bot's name
-        name = "".join(c if c.isalnum() or c in "_.-" else "-" for c in directory.resolve().name).strip("-_.")
-        manifest.write_text(MANIFEST.format(game=game, name=name or "starter"))
+        manifest.write_text(MANIFEST.format(game=game, name=name))
     return path
+
+
+def _manifest_name(manifest: Path) -> str:
+    """The name an existing skyarena.toml gives the bot (one name locally and on the ladders)."""
+    try:
+        name = tomllib.loads(manifest.read_text()).get("name", "")
+    except (OSError, tomllib.TOMLDecodeError):
+        return ""
+    return name if isinstance(name, str) else ""

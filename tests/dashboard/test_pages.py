@@ -16,6 +16,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard.stats import wilson_interval
+from referee.match.public_steps import moves_text
 from tests.dashboard.conftest import SeededDatabase
 from tests.dashboard.html_table import HREF, column, header, page_tables
 from tests.dashboard.league_seed import (
@@ -25,9 +26,12 @@ from tests.dashboard.league_seed import (
     OTHER_AUTHOR_TOKEN,
     PAUSE_REASON,
 )
+from workers.arena.public_replay import public_records
 from workers.store import Database, connect, ladders, matches, seasons, versions
 from workers.store.accounts import TokenRefused, check_token, issue_token, live_tokens
 from workers.store.ladders import frozen_standings, leaderboard, rating_history
+from workers.store.matches import replay_data
+from workers.store.results import decompress_replay
 
 PAGES = Path(__file__).resolve().parents[2] / "dashboard" / "views"
 SVG_DATA_URL = "data:image/svg+xml;base64,"
@@ -225,9 +229,13 @@ def test_every_games_replay_steps_turn_by_turn_with_its_picture(page: Any, seede
     slider = app.slider(key=f"step_{match_id}")
     first = _picture(app)
     assert slider.value == 0 and f'class="board {game}"' in first and "spectator" in first
-    assert "chance " in app.code[0].value, "the stored replay keeps the setup's draws at step 0"
+    # The spectator's text tells what the public replay tells: no draw at setup, moves as the rules show them.
+    assert app.code[0].value == "setup: 2 players"
+    public = public_records(decompress_replay(store_rows(seeded.url, replay_data, match_id)))
     app.button(key=f"step_{match_id}_next").click().run()
-    assert app.slider(key=f"step_{match_id}").value == 1 and app.code[0].value.startswith("move 1: ")
+    assert app.slider(key=f"step_{match_id}").value == 1
+    assert app.code[0].value.split("\n")[0] == "move 1: " + moves_text(next(
+        r for r in public if r["type"] == "step" and r["n"] == 1)["moves"])
     app.button(key=f"step_{match_id}_prev").click().run()
     assert app.slider(key=f"step_{match_id}").value == 0 and _picture(app) == first
     last = int(slider.max)

@@ -15,7 +15,10 @@ from dashboard.replay_views import ReplayViews
 from referee.games import ReplayError, make
 from referee.games.core import replay as replay_io
 from referee.games.core.playout import random_joint_action
+from referee.match.public_steps import fault_text, moves_text
 from tests.dashboard.playthrough import TABLES
+from workers.arena.public_replay import public_records
+from workers.store.replay_document import replay_document
 
 LIVE_CASES = [(game, players, seed) for game, counts in TABLES for players in (counts[0], counts[-1])
               for seed in (3,)]
@@ -55,11 +58,11 @@ def test_every_step_has_the_live_games_views(game: str, players: int, seed: int)
         assert {"public": step.public, "seats": step.seats} == live[index], f"step {index} differs"
         if index:
             assert json.dumps({s: a for s, a in step.actions.items()}) == actions[index - 1]
-            assert step.text.startswith(f"move {index}: ")
-            for seat, action in step.actions.items():
-                assert f"seat {seat}: {action}" in step.text
+            assert step.text().startswith(f"move {index}: ")
+            for seat, action in step.actions.items():  # each seat's own view names its own move
+                assert f"seat {seat}: {action}" in step.text(seat)
         else:
-            assert step.actions == {} and step.text.startswith("setup:")
+            assert step.actions == {} and step.text().startswith("setup:")
     last = views[-1]
     assert last.over and last.result == state.result().to_json()
     assert last.view() == live[-1]["public"] and last.view(players - 1) == live[-1]["seats"][-1]
@@ -72,7 +75,7 @@ def test_a_replay_file_opens_from_its_text_and_steps_one_by_one() -> None:
     views = ReplayViews.from_text(replay_io.dumps(state.replay()), "match.jsonl")
     steps = list(views)
     assert [{"public": s.public, "seats": s.seats} for s in steps] == live
-    assert "chance" in steps[0].text, "the setup's dice are part of step 0's story"
+    assert steps[0].text() == "setup: 2 players", "the dice rolled behind the screens are no one's to read"
 
 
 def test_opening_a_long_replay_replays_nothing_until_a_step_is_asked_for() -> None:
@@ -121,8 +124,10 @@ def test_faults_of_a_match_are_told_at_their_step() -> None:
         {"seat": 1, "turn": 3, "kind": "timeout", "reason": "no answer within 1.0 s", "strike": 1,
          "forfeit": False}]}]
     views = ReplayViews(records)
-    assert "fault, seat 1: timeout — no answer within 1.0 s" in views[3].text
-    assert "fault" not in views[2].text
+    assert "fault, seat 1: timeout" in views[3].text() and "no answer" not in views[3].text()
+    assert "fault, seat 1: timeout — no answer within 1.0 s" in views[3].text(1)  # the seat's own reason
+    assert "no answer" not in views[3].text(0)
+    assert "fault" not in views[2].text()
 
 
 def test_a_replay_from_another_engine_fails_with_a_clear_error() -> None:
@@ -173,3 +178,45 @@ def test_the_viewer_draws_every_seat_at_any_step_of_a_replay(game: str, players:
         for seat in [None, *range(players)]:
             svg = board_svg(game, step.view(seat), seat=seat)
             assert ET.fromstring(svg).get("class") == f"board {game}"
+
+
+PRIVATE_REASON = "seat 0 held 7 7 9 and the die 6"  # a fault reason names hidden things
+
+
+@pytest.mark.parametrize(("game", "players"), [(game, counts[0]) for game, counts in TABLES])
+def test_the_spectator_view_tells_exactly_what_the_public_replay_tells(game: str, players: int) -> None:
+    """Every step: the spectator's picture and text against the Arena's public replay of the
+    same match, the one visibility rule behind both. Nothing hidden in the text (no chance
+    outcome, no seed, no fault reason), and public moves as they are."""
+    _, _, state = live_game(game, players, 5)
+    records = [*state.replay()]
+    fault = {"turn": 1, "seat": 0, "kind": "timeout", "reason": PRIVATE_REASON, "strike": 1, "forfeit": False}
+    records.insert(-1, {"type": "match", "faults": [fault], "forfeited": []})
+    views = ReplayViews(records)
+    public = public_records(replay_document(records))
+    faults: dict[int, list[str]] = {}
+    for record in public:
+        if record["type"] == "fault":
+            faults.setdefault(record["turn"], []).append(fault_text(record))
+    steps = [r for r in public if r["type"] == "step"]
+    assert len(steps) == len(views)
+    chance = [json.dumps(r["value"], separators=(",", ":")) for r in records if r.get("type") == "chance"]
+    for record in steps:
+        step = views[record["n"]]
+        assert board_svg(game, step.view()) == board_svg(game, record["public_view"]), f"step {step.index}"
+        told = f"move {step.index}: {moves_text(record['moves'])}" if step.index else f"setup: {players} players"
+        assert step.text() == "\n".join([told, *faults.get(step.index, [])]), f"step {step.index}"
+        assert "chance" not in step.text() and "seed" not in step.text()
+    assert PRIVATE_REASON not in "".join(views[i].text() for i in range(len(views)))
+    assert PRIVATE_REASON in views[1].text(0) and PRIVATE_REASON not in views[1].text(players - 1)
+    assert any("action" in m for r in steps for m in r["moves"])  # public moves are there to read
+    assert chance  # the match drew hidden outcomes, which no spectator text names
+
+
+def test_sky_team_dice_rolled_at_setup_are_not_in_the_spectators_text() -> None:
+    """The picture shows the unplaced dice as '?': the text of step 0 does not name them."""
+    _, _, state = live_game("sky-team", 2, 3)
+    views = ReplayViews(state.replay())
+    assert views[0].text() == "setup: 2 players"
+    svg = board_svg("sky-team", views[0].view())
+    assert "?" in svg

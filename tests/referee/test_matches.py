@@ -70,7 +70,7 @@ def test_slow_bot_gets_fallback_and_strike_and_match_finishes(referee: Referee) 
     results = finish(procs)
     assert all(code == 0 for code, _ in results), results
     assert "arrived late" in results[1][1], results[1][1]  # the late answer was refused with a notice
-    assert "DEADLINE_EXCEEDED" in results[1][1]
+    assert "referee: timeout on turn 2, strike 1" in results[1][1]  # the fault, in words
 
 
 def test_bot_that_raises_forfeits_and_ranks_last(referee: Referee) -> None:

@@ -117,6 +117,8 @@ def test_docs_work_from_the_built_wheel_without_the_repository(tmp_path: Path) -
                            cwd=tmp_path, timeout=120)
     assert shown.returncode == 0, shown.stderr
     assert "## Action notation" in shown.stdout and "### `SeatView`" in shown.stdout
+    # No path the pip user lacks is given as theirs: the rulebook is said to be in the source only.
+    assert "Rules: docs/rules/" not in shown.stdout and "not in a pip install" in shown.stdout
 
 
 def test_cooperative_standings_show_the_team_reasons_and_rank_convention() -> None:

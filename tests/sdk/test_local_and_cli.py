@@ -122,7 +122,7 @@ def test_cli_play_json_new_and_replay(tmp_path: Path) -> None:
     assert played.returncode == 0, played.stderr
     data = json.loads(played.stdout)
     assert data["game"] == "sky-team" and data["players"] == 2 and data["games"] == 3 and data["seed"] == 5
-    assert [b["name"] for b in data["bots"]] == ["starter", "heuristic"]
+    assert [b["name"] for b in data["bots"]] == ["mybot", "heuristic"]  # the manifest's name, as on the ladders
     assert set(data["bots"][0]) == {"name", "wins", "mean_rank", "mean_score", "faults"}
     files = sorted(replays.glob("*.jsonl"))
     assert len(files) == 3

@@ -16,6 +16,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from skyarena.loader import FIX_AND_RUN
 from workers.archive_rules import ArchiveRefused, write_files
 from workers.sandbox import EntryError, SandboxLimits, start_hosted_bot
 
@@ -25,8 +26,9 @@ CHECK_TIMEOUT_S = 30.0
 
 
 async def check_entry(files: Mapping[str, bytes], entry: str, limits: SandboxLimits = CHECK_LIMITS,
-                      backend: str = "auto") -> None:
-    """Raise ArchiveRefused when the sandboxed bot does not load; return when it does."""
+                      backend: str = "auto", game: str = "GAME") -> None:
+    """Raise ArchiveRefused when the sandboxed bot does not load; return when it does. The
+    SDK names the bot's files as they are in the author's folder (``bot.py, line 20``)."""
     with tempfile.TemporaryDirectory(prefix="skyarena-intake-") as tmp:
         folder = Path(tmp)
         write_files(files, folder)
@@ -49,8 +51,10 @@ async def check_entry(files: Mapping[str, bytes], entry: str, limits: SandboxLim
     log, _ = bot.log()
     lines = [line.strip() for line in log.decode(errors="replace").splitlines() if line.strip()]
     errors = [line.removeprefix("error: ") for line in lines if line.startswith("error: ")]
+    check = f"`skyarena play {game} {entry} random` in your bot's folder"
     if errors:
-        raise ArchiveRefused(f"the entry point {entry!r} does not load: {errors[-1]}")
+        what = errors[-1].removesuffix(FIX_AND_RUN).strip().rstrip(".")
+        raise ArchiveRefused(f"your bot does not load ({what}); fix it, check it with {check}, and submit again")
     detail = lines[-1] if lines else f"exit status {status}" if status is not None else "it did not answer in time"
-    raise ArchiveRefused(f"the entry point {entry!r} did not start in the sandbox ({detail}); "
-                         "check that `skyarena play GAME DIR/ENTRY random` runs locally")
+    raise ArchiveRefused(f"your bot's entry point {entry} did not start in the sandbox ({detail}); "
+                         f"check that {check} runs, and submit again")

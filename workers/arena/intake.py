@@ -88,7 +88,7 @@ class Intake:
         """Check, store and dispatch; ``quota`` may refuse a new version inside the storing transaction."""
         checked = check_archive(upload.data, self.limits, upload.header.bot, upload.header.game)
         manifest = checked.manifest
-        asyncio.run(check_entry(checked.files, manifest.entry, backend=self.sandbox_backend))
+        asyncio.run(check_entry(checked.files, manifest.entry, backend=self.sandbox_backend, game=manifest.game))
         with self.db.connection() as conn:
             submitted = store.submit_version(conn, account, manifest.name, manifest.game, upload.data,
                                              manifest.to_json())

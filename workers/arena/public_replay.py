@@ -4,10 +4,11 @@ The store keeps the referee's full replay (every hand, deck and chance outcome),
 Arena never hands out. Instead it re-plays the moves on a fresh engine (the engines are
 deterministic from the header) and writes, step by step, what the referee's ``Watch``
 stream shows: ``public_view()`` after each step and each move through the referee's own
-visibility rule (`referee.games.core.visibility`), a hidden move only saying that its seat
-moved. The seed and the ``setup`` option (which would reveal the deal) are left out, as are
-the chance records; faults keep their kind but not their reason (a reason can name a
-hidden card), exactly as spectators get them.
+visibility rule (`referee.games.core.visibility`: what each game's rules make public), a
+hidden move only saying that its seat moved (`referee.match.public_steps`). The seed
+and the ``setup`` option (which would reveal the deal) are left out, as are the chance
+records; faults keep their kind but not their reason (a reason can name a hidden card),
+exactly as spectators get them.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 from referee.games import make
 from referee.games.core import replay as replay_io
 from referee.games.core import visibility
+from referee.match.public_steps import public_fault, told_moves
 from workers.store import replay_document as stored_replay
 
 
@@ -32,18 +34,13 @@ def public_records(document: Mapping[str, Any]) -> list[dict[str, Any]]:
     match = stored_replay.match_record(document)
     faults: dict[int, list[dict[str, Any]]] = {}
     for fault in match.get("faults", []):
-        faults.setdefault(int(fault["turn"]), []).append(
-            {"type": "fault", "turn": fault["turn"], "seat": fault["seat"], "kind": fault["kind"],
-             "strike": fault.get("strike"), "forfeit": fault.get("forfeit", False)})
+        faults.setdefault(int(fault["turn"]), []).append(public_fault(fault))
     for n, record in enumerate(stored_replay.moves(document), start=1):
         records.extend(faults.get(n, []))
         actions = {int(seat): state.parse_action(int(seat), text) for seat, text in record["actions"].items()}
         state.apply(actions)
-        moves = []
-        for seat, action in sorted(actions.items()):
-            text = visible(seat, action)
-            moves.append({"seat": seat, "hidden": True} if text is None else {"seat": seat, "action": text})
-        records.append({"type": "step", "n": n, "public_view": state.public_view(), "moves": moves})
+        records.append({"type": "step", "n": n, "public_view": state.public_view(),
+                        "moves": told_moves(visible, actions)})
     end = stored_replay.end(document)
     if "result" in end:
         records.append({"type": "end", "result": end["result"], "forfeited": match.get("forfeited", [])})

@@ -33,6 +33,7 @@ from workers.store.accounts import (
 )
 from workers.store.database import Row
 from workers.store.ladders import frozen_standings, leaderboard, rating_history, version_ladders
+from workers.store.match_pages import version_match_page
 from workers.store.results import decompress_replay
 from workers.store.seasons import (
     Season,
@@ -239,8 +240,9 @@ class ArenaService(pb_grpc.ArenaServicer):
         self._author(context)  # results are public: any author may see any version's matches
         with self.db.connection() as conn:
             versions.version(conn, request.version_id)
-            rows = matches.version_matches(conn, request.version_id, _limit(request.limit))
-        return pb.ListMatchesResponse(matches=[match_summary(r, r["seats"] or []) for r in rows])
+            rows, next_before = version_match_page(conn, request.version_id, _limit(request.limit), request.before)
+        return pb.ListMatchesResponse(matches=[match_summary(r, r["seats"] or []) for r in rows],
+                                      next_before=next_before)
 
     @_call
     def GetRatingHistory(self, request: pb.GetRatingHistoryRequest,
@@ -287,7 +289,7 @@ class ArenaService(pb_grpc.ArenaServicer):
     def GetBotLog(self, request: pb.GetBotLogRequest, context: grpc.ServicerContext) -> pb.BotLog:
         account = self._author(context)
         with self.db.connection() as conn:
-            _match(conn, request.match_id)
+            row = _match(conn, request.match_id)
             seats = matches.match_participants(conn, request.match_id)
             if request.seat >= 0:
                 chosen = [s for s in seats if s["seat"] == request.seat]
@@ -305,9 +307,14 @@ class ArenaService(pb_grpc.ArenaServicer):
                                   f"seat {seat['seat']} of match {request.match_id} is another account's bot: "
                                   "you may read only your own bots' logs")
             found = matches.bot_log(conn, request.match_id, seat["seat"])
-        if found is None:
-            raise NotFound(f"match {request.match_id} has no log for seat {seat['seat']} (yet): logs are kept "
-                           "once a match is finished")
+        if found is None and row["status"] == "void":
+            raise NotFound(f"match {request.match_id} is void ({row['void_reason'] or 'not played'}): it never "
+                           "finished, so it kept no log")
+        if found is None and row["status"] != "finished":
+            raise NotFound(f"match {request.match_id} is {row['status']}: its logs are kept once it is finished; "
+                           "ask again then")
+        if found is None:  # a bot that wrote nothing leaves no log row: its log is empty, not missing
+            return pb.BotLog(match_id=request.match_id, seat=seat["seat"], version_id=seat["version_id"])
         return pb.BotLog(match_id=request.match_id, seat=seat["seat"], version_id=found["version_id"],
                          log=bytes(found["log"]), truncated=found["truncated"])
 

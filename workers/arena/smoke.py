@@ -52,18 +52,19 @@ def queue_smoke(conn: Conn, version_id: int, game: str) -> str:
     return match_id
 
 
-def verdict(seat: dict[str, Any], match_id: str, game: str) -> tuple[bool, str]:
+def verdict(seat: dict[str, Any], match_id: str, game: str, entry: str = "bot.py") -> tuple[bool, str]:
     """(passed, the message the author reads) from the version's participant row."""
     faults = [f for f in seat.get("faults") or [] if isinstance(f, dict)]
     own = [f for f in faults if f.get("kind") in OWN_FAULTS]
     if not seat.get("forfeited") and not own:
         return True, f"passed its smoke match {match_id} against the house {OPPONENT} bot; now on the ladders"
     first = (own or faults or [{}])[0]
-    what = f"turn {first.get('turn')}: {first.get('kind')} — {first.get('reason')}" if first else "it forfeited"
+    reason = str(first.get("reason") or "").split("\n", 1)[0]  # its traceback is in the log
+    what = f"turn {first.get('turn')}: {first.get('kind')} — {reason}" if first else "it forfeited"
     return False, (f"failed its smoke match {match_id} against the house {OPPONENT} bot "
                    f"({len(faults)} fault(s){', forfeited' if seat.get('forfeited') else ''}); first: {what}. "
-                   f"See `skyarena logs {match_id}`, try `skyarena play {game} DIR/ENTRY {OPPONENT}` locally, "
-                   "fix it and submit again")
+                   f"See `skyarena logs {match_id}`, run `skyarena play {game} {entry} {OPPONENT}` in your bot's "
+                   "folder, fix it and submit again")
 
 
 def conclude(db: Database, version_id: int) -> SmokeResult:
@@ -84,7 +85,8 @@ def conclude(db: Database, version_id: int) -> SmokeResult:
             return SmokeResult(version_id, "smoke", "the smoke match is still being played")
         seat = next(s for s in matches.match_participants(conn, match_id) if s["version_id"] == version_id)
         log = matches.bot_log(conn, match_id, seat["seat"])
-        passed, message = verdict(seat, match_id, version["game"])
+        passed, message = verdict(seat, match_id, version["game"],
+                                   (version["manifest"] or {}).get("entry", "bot.py"))
         if passed:
             store.activate(conn, version_id, message)
         else:

@@ -48,7 +48,8 @@ def create(account: str, scope: str, label: str, expires_s: float | None, bootst
         echo_json(result)
         return
     click.echo(result["token"])
-    click.echo(f"(a {result['scope']} token for {result['account']}; shown only now)", err=True)
+    article = "an" if result["scope"][:1] in "aeiou" else "a"
+    click.echo(f"({article} {result['scope']} token for {result['account']}; shown only now)", err=True)
 
 
 @command.command("revoke")

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from skyarena.bot_errors import PATHS_ENV
+
 from . import bwrap, fallback, seccomp
 from .cgroup import cgroup_v2_status
 from .limits import SandboxLimits
@@ -77,8 +79,10 @@ class Backend:
 
 def bot_environment(home: str) -> dict[str, str]:
     """The whole environment a bot gets: nothing of the worker's (no database or broker
-    URL, no token); its scratch directory as HOME and TMPDIR."""
-    return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "TMPDIR": home, "LANG": "C.UTF-8"}
+    URL, no token); its scratch directory as HOME and TMPDIR; and the SDK told to name the
+    bot's files relative to its folder (the author's copy has no ``/bot``)."""
+    return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "TMPDIR": home, "LANG": "C.UTF-8",
+            PATHS_ENV: "relative"}
 
 
 def take_owner(backend: Backend, limits: SandboxLimits) -> UidLease | None:

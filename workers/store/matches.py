@@ -12,7 +12,7 @@ from .database import Conn, Row
 IN_FLIGHT = ("queued", "running")
 
 # A version's matches with their seats as a JSON list, each seat with match_participants' names.
-VERSION_MATCHES_SQL = """
+MATCHES_WITH_SEATS_SQL = """
     SELECT m.id, m.kind, s.name AS season, m.game, m.players, m.status, m.end_reason, m.void_reason, m.finished_at,
            m.completed_seq,
            (SELECT jsonb_agg(jsonb_build_object('seat', p.seat, 'version_id', p.version_id, 'bot', b.name,
@@ -21,7 +21,8 @@ VERSION_MATCHES_SQL = """
                    ORDER BY p.seat)
               FROM participants p JOIN bot_versions v ON v.id = p.version_id JOIN bots b ON b.id = v.bot_id
               JOIN accounts a ON a.id = b.account_id WHERE p.match_id = m.id) AS seats
-    FROM matches m LEFT JOIN seasons s ON s.id = m.season_id
+    FROM matches m LEFT JOIN seasons s ON s.id = m.season_id"""
+VERSION_MATCHES_SQL = MATCHES_WITH_SEATS_SQL + """
     WHERE m.id IN (SELECT match_id FROM participants WHERE version_id = %s)
     ORDER BY m.completed_seq DESC NULLS FIRST, m.created_at DESC LIMIT %s"""
 

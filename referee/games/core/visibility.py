@@ -6,9 +6,10 @@ So the referee tells a move only where it is known to be public:
 
 - a game's State may define ``public_action(seat, action) -> str | None`` (the public
   notation, or None when the move is hidden); the referee uses it when present;
-- otherwise a game listed in ``PUBLIC_MOVES`` shows every move's notation (checked against
-  its rulebook: every action is made in the open);
-- otherwise the event only says that the seat moved.
+- otherwise the game's row of `referee.games.core.public_moves` (what its rulebook makes
+  public, per decision kind) says whether the notation is told, in full or its first word;
+- a game or decision kind the table does not list is hidden: the event only says that
+  the seat moved.
 
 Spectators always get the game's ``public_view()``, which the engines guarantee holds no
 hidden information; the events add nothing hidden to it.
@@ -19,18 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .public_moves import public_text
 from .state import State
-
-# Games whose every action is announced at the table (see the module docstring).
-PUBLIC_MOVES: frozenset[str] = frozenset()
-
-
-def _hidden(seat: int, action: Any) -> str | None:
-    return None
-
-
-def _shown(seat: int, action: Any) -> str | None:
-    return str(action)
 
 
 def policy(state: State) -> Callable[[int, Any], str | None]:
@@ -39,5 +30,6 @@ def policy(state: State) -> Callable[[int, Any], str | None]:
     hook = getattr(state, "public_action", None)
     if hook is not None:
         return lambda seat, action: None if (text := hook(seat, action)) is None else str(text)
-    return _shown if state.game in PUBLIC_MOVES else _hidden
+    game = state.game
+    return lambda seat, action: public_text(game, action)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import click
-from rich.table import Table
+from rich.table import Column, Table
 
 from skyarena.v1 import arena_pb2 as pb
 
@@ -23,7 +23,9 @@ def command(game: str, address: str | None, token: str | None, as_json: bool) ->
     if not response.bots:
         click.echo("no bots yet: skyarena submit DIR")
         return
-    table = Table("version", "bot", "game", "status", "message")
+    # Names, games and statuses are kept whole on one line; only the message wraps, at any width.
+    table = Table(Column("version", no_wrap=True), Column("bot", no_wrap=True), Column("game", no_wrap=True),
+                  Column("status", no_wrap=True), Column("message", overflow="fold", ratio=1))
     for bot in response.bots:
         for v in bot.versions:
             table.add_row(str(v.id), f"{bot.name} v{v.number}" + (" (retired)" if bot.retired else ""), bot.game,

@@ -31,6 +31,12 @@ CONFIG_FILE = "arena.json"
 CALL_TIMEOUT_S = 60.0     # a submission's intake runs the bot's loader in a sandbox: seconds, not minutes
 MAX_MESSAGE_BYTES = 64 << 20  # a long match's public replay
 F = TypeVar("F", bound=Callable[..., Any])
+# The Arena's refusals whose message is a sentence saying what to do: shown as they are,
+# without the status code's name in front ("invalid argument: ...").
+WRITTEN_FOR_PEOPLE = frozenset({
+    grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND, grpc.StatusCode.FAILED_PRECONDITION,
+    grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.ALREADY_EXISTS, grpc.StatusCode.RESOURCE_EXHAUSTED,
+    grpc.StatusCode.UNAUTHENTICATED})
 
 
 def config_path() -> Path:
@@ -96,6 +102,8 @@ def call_error(exc: grpc.RpcError, address: str) -> UserError:
     if code == grpc.StatusCode.UNAVAILABLE:
         return UserError(f"the Arena at {address} does not answer ({details}): check the address "
                          f"(--arena, {ARENA_ENV} or skyarena login) and that it runs")
+    if code in WRITTEN_FOR_PEOPLE and details:
+        return UserError(details)
     return UserError(f"{code.name.lower().replace('_', ' ')}: {details}")
 
 

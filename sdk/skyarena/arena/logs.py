@@ -25,6 +25,9 @@ def command(match_id: str, seat: int | None, address: str | None, token: str | N
                    "log": log.log.decode(errors="replace"), "log_base64": base64.b64encode(log.log).decode(),
                    "truncated": log.truncated})
         return
+    if not log.log:
+        click.echo(f"match {log.match_id}: your bot (seat {log.seat}) wrote nothing to stderr in this match", err=True)
+        return
     sys.stdout.buffer.write(log.log)
     if log.truncated:
         click.echo("\n[log truncated at the platform's cap]", err=True)

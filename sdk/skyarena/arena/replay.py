@@ -12,8 +12,10 @@ from typing import Any
 
 import click
 
+from referee.match.public_steps import fault_text, moves_text
 from skyarena.v1 import arena_pb2 as pb
 
+from ..results_text import RANKS_IN_JSON, result_line
 from .client import arena, echo_json, to_json
 
 
@@ -29,7 +31,7 @@ def records(match: pb.ArenaMatch) -> list[dict[str, Any]]:
 def show(match: pb.ArenaMatch, as_json: bool) -> None:
     rows = records(match)
     if as_json:
-        echo_json({"match": to_json(match.summary), "records": rows})
+        echo_json({"match": to_json(match.summary), "records": rows, "ranks": RANKS_IN_JSON})
         return
     summary = match.summary
     click.echo(f"match {summary.match_id}: {summary.game}, {summary.players} players, {summary.kind}"
@@ -41,12 +43,8 @@ def show(match: pb.ArenaMatch, as_json: bool) -> None:
     for record in rows[1:]:
         kind = record["type"]
         if kind == "step" and record["moves"]:
-            moves = "; ".join(f"seat {m['seat']}: {'(hidden)' if m.get('hidden') else m['action']}"
-                              for m in record["moves"])
-            click.echo(f"turn {record['n']:>4}  {moves}")
+            click.echo(f"turn {record['n']:>4}  {moves_text(record['moves'])}")
         elif kind == "fault":
-            click.echo(f"fault: turn {record['turn']}, seat {record['seat']}: {record['kind']}"
-                       + (" (forfeit)" if record.get("forfeit") else ""))
+            click.echo(f"turn {record['turn']:>4}  {fault_text(record)}")
         elif kind == "end":
-            result = record["result"]
-            click.echo(f"end: {result['reason']}; ranks {result['ranks']}; scores {result['scores']}")
+            click.echo(result_line(record["result"]))

@@ -8,6 +8,8 @@ from skyarena.v1 import arena_pb2 as pb
 
 from .client import arena, arena_options, echo_json, to_json
 
+UNSETTLED = ("received", "smoke")  # a version whose smoke match is still to be played
+
 
 @click.command("status")
 @click.argument("version_id", type=int, metavar="VERSION")
@@ -21,5 +23,11 @@ def command(version_id: int, address: str | None, token: str | None, as_json: bo
     click.echo(f"version {info.id}: {info.bot} v{info.number} for {info.game}, {info.status}")
     if info.status_message:
         click.echo(f"  {info.status_message}")
-    if info.smoke_match_id:
-        click.echo(f"  smoke match {info.smoke_match_id} (its log: skyarena logs {info.smoke_match_id})")
+    if not info.smoke_match_id:
+        return
+    if info.status in UNSETTLED:  # no log exists before the match ends: point at what will
+        click.echo(f"  smoke match {info.smoke_match_id} is being played; once it is over: "
+                   f"skyarena logs {info.smoke_match_id}")
+    else:
+        click.echo(f"  smoke match {info.smoke_match_id}: skyarena replay {info.smoke_match_id} (its moves), "
+                   f"skyarena logs {info.smoke_match_id} (your bot's stderr)")

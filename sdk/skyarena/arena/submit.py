@@ -35,8 +35,9 @@ def chunks(data: bytes, header: pb.SubmitHeader, progress: Progress | None) -> I
 def upload(client: Arena, data: bytes, bot: str, game: str, show_progress: bool) -> pb.SubmitVersionResponse:
     header = pb.SubmitHeader(bot=bot, game=game, size=len(data), sha256=hashlib.sha256(data).hexdigest(),
                              format="tar.gz")
+    # Off a terminal a progress bar draws nothing but leaves a blank line: shown on terminals only.
     progress = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
-                        console=err_console, transient=True, disable=not show_progress)
+                        console=err_console, transient=True, disable=not show_progress or not err_console.is_terminal)
     with progress, client.stub() as stub:
         try:
             response: pb.SubmitVersionResponse = stub.SubmitVersion(chunks(data, header, progress),

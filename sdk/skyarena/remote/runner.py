@@ -5,7 +5,9 @@ local driver (``skyarena.local``): the bot is started with a :class:`MatchInfo`,
 turn request becomes ``bot.act(observation, legal_actions)`` with the same typed
 observation and the same legal action objects as local play, and the result reaches
 ``on_match_end``. An exception in ``act`` is reported to the referee at once (a fault
-of kind ``exception``, like locally) instead of letting the clock run out.
+of kind ``exception``, like locally) instead of letting the clock run out, described as
+``skyarena play`` describes it (`skyarena.bot_errors`: the bot's own file, line and
+frames), and written in full to stderr, which is the bot's log on the platform.
 
     run_bot(MyBot(), referee="127.0.0.1:50051", token="...")   # gRPC
     run_bot(MyBot(), stdio=True)                               # frames on stdin/stdout
@@ -26,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
 from ..bot import Bot, MatchInfo
+from ..bot_errors import describe, first_line
 from ..games import observation_class
 from ..observation import Observation
 from ..v1 import referee_pb2 as pb
@@ -124,10 +127,12 @@ class SeatSession:
             self._welcome(message.welcome)
         elif kind == "notice":
             notice = message.notice
-            code = _code_name(notice.code)
-            strike = f" (strike {notice.fault.strike}{', forfeit' if notice.fault.forfeit else ''})" \
-                if notice.HasField("fault") else ""
-            self.say(f"referee: {code}: {notice.message}{strike}")
+            if notice.HasField("fault"):  # the bot's own exception is in the log already, in full
+                fault = notice.fault
+                self.say(f"referee: {fault.kind} on turn {fault.turn}, strike {fault.strike}"
+                         f"{' (forfeit)' if fault.forfeit else ''}: {first_line(notice.message)}")
+            else:
+                self.say(f"referee: {_code_name(notice.code)}: {notice.message}")
         elif kind == "end":
             self._end(message.end)
         return None
@@ -145,7 +150,7 @@ class SeatSession:
         try:
             self.bot.start(self.info)
         except Exception as exc:  # reported with the first answer, as a fault of the bot
-            self.start_error = f"on_match_start raised {type(exc).__name__}: {exc}"
+            self.start_error = self._described(exc, "on_match_start")
 
     def _turn(self, turn: pb.TurnRequest) -> pb.BotMessage:
         bot, observation_type = self.bot, self.observation_type
@@ -160,7 +165,7 @@ class SeatSession:
         try:
             choice = bot.act(observation, legal)
         except Exception as exc:
-            return _reply(turn.turn, error=f"act() raised {type(exc).__name__}: {exc}")
+            return _reply(turn.turn, error=self._described(exc, "act()"))
         if type(choice) is int and 0 <= choice < 1 << 32:  # the common answer, built in one call
             return _reply(turn.turn, index=choice)
         reply = _reply(turn.turn)
@@ -182,7 +187,15 @@ class SeatSession:
             try:
                 self.bot.on_match_end(info, result)
             except Exception as exc:
-                self.say(f"on_match_end raised {type(exc).__name__}: {exc}")
+                self._described(exc, "on_match_end")
+
+    def _described(self, exc: Exception, where: str) -> str:
+        """What the bot raised, as local play tells it; written to the log in full."""
+        from ..loader import bot_folder
+
+        reason = describe(exc, where, bot_folder(type(self.bot)) if self.bot is not None else None)
+        self.say(reason)
+        return reason
 
     def conclude(self) -> RemoteResult:
         if self.aborted is not None:
