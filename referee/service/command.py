@@ -16,7 +16,8 @@ from typing import Any
 import click
 
 from referee.games import GAMES, GameSpec
-from skyarena.cli_support import UserError
+from referee.service.limits import Limits
+from skyarena.cli_support import UserError, settings_options
 
 
 @click.group("referee")
@@ -36,15 +37,6 @@ def _register_game(target: str) -> None:
     if not isinstance(game_spec, GameSpec):
         raise UserError(f"--register-game {target} is not a GameSpec")
     GAMES[game_spec.name] = game_spec
-
-
-def _limit_options(func: Any) -> Any:
-    """One text option per referee limit (parsed and checked by Limits, as its variable is)."""
-    from referee.service.limits import Limits
-
-    for name, flag, help_text in reversed(Limits.flags()):
-        func = click.option(flag, name, metavar="N", default=None, help=help_text)(func)
-    return func
 
 
 def _serve_imports() -> Any:
@@ -74,7 +66,7 @@ def _serve_imports() -> Any:
 @click.option("--log-format", envvar="SKYARENA_LOG_FORMAT", default="json", show_default=True,
               type=click.Choice(["json", "text"]))
 @click.option("--register-game", "register_games", multiple=True, hidden=True, metavar="MODULE:ATTR")
-@_limit_options
+@settings_options(Limits)
 def serve_command(listen: str, service_token: str, spectator_token: str | None, seed_key: str | None,
                   metrics_listen: str | None, log_level: str, log_format: str, register_games: tuple[str, ...],
                   **limit_flags: str | None) -> None:

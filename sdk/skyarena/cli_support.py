@@ -19,6 +19,7 @@ from referee.games import GameSpec
 from referee.games.core import replay as replay_io
 
 from .local import DEFAULT_STRIKES, DEFAULT_TIME
+from .settings import Settings
 
 console = Console()
 err_console = Console(stderr=True)
@@ -103,3 +104,16 @@ def write_replay(path: Path, records: list[dict[str, Any]], seat_names: list[str
         replay_io.write(path, replay_io.with_seats(records, seat_names))
     except OSError as exc:
         raise UserError(f"cannot write the replay {path}: {exc.strerror or exc}") from None
+
+
+def settings_options(settings: type[Settings]) -> Any:
+    """A decorator adding one text option per flagged field of a settings class. The values
+    reach the command as text (None when not given), for ``settings.from_sources`` to parse
+    and check exactly as it checks the field's variable, with the same one-line errors."""
+
+    def add(command: Any) -> Any:
+        for name, flag, help_text in reversed(settings.flags()):
+            command = click.option(flag, name, metavar="N", default=None, help=help_text)(command)
+        return command
+
+    return add

@@ -1,8 +1,10 @@
-"""The Arena's own settings: the caps on a submitted archive (flags and ``SKYARENA_ARENA_*``).
+"""The Arena's own settings: the caps on a submitted archive and the bounds on uploads and
+submissions (flags and ``SKYARENA_ARENA_*``).
 
 Read once by ``skyarena arena serve`` through the shared settings machinery
-(`skyarena/settings.py`), so a bad variable is refused in one line naming it and the
-range; the defaults are `ArchiveLimits`'s, which the Arena's checks use.
+(`skyarena/settings.py`), so a bad flag or variable is refused in one line naming it and
+the range; the defaults are those of `ArchiveLimits` and `UploadLimits`, which the Arena's
+checks use.
 """
 
 from __future__ import annotations
@@ -12,8 +14,11 @@ from typing import ClassVar
 
 from skyarena.settings import Settings, setting
 from workers.arena.archive import ArchiveLimits
+from workers.arena.upload_limits import UploadLimits
 
 ARCHIVE_DEFAULTS = ArchiveLimits()
+UPLOAD_DEFAULTS = UploadLimits()
+DAY_S = 86_400
 
 
 @dataclass(frozen=True)
@@ -27,6 +32,27 @@ class ArenaSettings(Settings):
                                       flag="--max-unpacked-bytes", help="largest unpacked total")
     max_files: int = setting(ARCHIVE_DEFAULTS.max_files, 1, 10_000_000, unit="entries", flag="--max-files",
                              help="most archive entries")
+    max_uploads: int = setting(UPLOAD_DEFAULTS.max_uploads, 1, 10_000, unit="uploads", flag="--max-uploads",
+                               help="uploads in progress at once, all accounts (one more is refused at once)")
+    max_uploads_per_account: int = setting(UPLOAD_DEFAULTS.max_uploads_per_account, 1, 10_000, unit="uploads",
+                                           flag="--max-uploads-per-account",
+                                           help="uploads in progress at once for one account")
+    stream_deadline_s: float = setting(UPLOAD_DEFAULTS.stream_deadline_s, 0.001, DAY_S, unit="seconds",
+                                       flag="--stream-deadline-s",
+                                       help="seconds an upload may take from its start to its last byte")
+    max_chunks: int = setting(UPLOAD_DEFAULTS.max_chunks, 1, 1 << 30, unit="messages", flag="--max-chunks",
+                              help="data messages per upload (skyarena submit sends 64 KiB each)")
+    submissions_per_hour: int = setting(UPLOAD_DEFAULTS.submissions_per_hour, 1, 1_000_000, unit="calls",
+                                        flag="--submissions-per-hour",
+                                        help="SubmitVersion calls per account an hour, refused ones included")
+    submission_burst: int = setting(UPLOAD_DEFAULTS.submission_burst, 1, 1_000_000, unit="calls",
+                                    flag="--submission-burst",
+                                    help="of those calls, how many one account may make at once (the bucket's size)")
+    versions_per_day: int = setting(UPLOAD_DEFAULTS.versions_per_day, 1, 1_000_000, unit="versions",
+                                    flag="--versions-per-day", help="new versions an account may store in any 24 hours")
 
     def archive_limits(self) -> ArchiveLimits:
         return ArchiveLimits(self.max_archive_bytes, self.max_unpacked_bytes, self.max_files)
+
+    def upload_limits(self) -> UploadLimits:
+        return UploadLimits(**{name: getattr(self, name) for name in vars(UPLOAD_DEFAULTS)})

@@ -7,29 +7,17 @@ entry points (the Arena loads no author's code itself).
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
-from skyarena.cli_support import UserError
+from skyarena.cli_support import UserError, settings_options
 from skyarena.settings import read_at_start
 from workers.arena.config import ArenaSettings
 from workers.arena.server import ArenaServer, configure_logs, serve
-from workers.arena.upload_limits import UploadLimits
 from workers.broker import broker_url
 from workers.config import PlatformSettings, QueueSettings
 from workers.errors import PLATFORM_ERRORS
 from workers.sandbox import SandboxUnavailable, select_backend
 from workers.store import open_database
-
-from .upload_options import upload_options
-
-
-def _cap_options(command: Any) -> Any:
-    """One text option per archive cap (parsed and checked by ArenaSettings, as its variable is)."""
-    for name, flag, help_text in reversed(ArenaSettings.flags()):
-        command = click.option(flag, name, metavar="N", default=None, help=help_text)(command)
-    return command
 
 
 @click.group("arena")
@@ -42,18 +30,17 @@ def command() -> None:
 @click.option("--metrics-listen", metavar="HOST:PORT", help="Serve Prometheus metrics here.")
 @click.option("--database-url", envvar="DATABASE_URL", metavar="URL",
               help="Postgres URL (env DATABASE_URL; default: the embedded server).")
-@_cap_options
+@settings_options(ArenaSettings)
 @click.option("--sandbox", type=click.Choice(["auto", "bwrap", "unshare"]), default="auto", show_default=True,
               help="The sandbox that checks entry points.")
-@upload_options
 @click.option("--log-level", default="info", show_default=True)
 @click.option("--log-format", type=click.Choice(["json", "text"]), default="json", show_default=True)
 def serve_command(listen: str, metrics_listen: str | None, database_url: str | None, sandbox: str, log_level: str,
-                  log_format: str, uploads: UploadLimits, **cap_flags: str | None) -> None:
+                  log_format: str, **setting_flags: str | None) -> None:
     """Serve the Arena (DATABASE_URL, CELERY_BROKER_URL)."""
     configure_logs(log_level, log_format)
     try:  # this process's settings, read once here; a bad one is the first line said
-        settings = ArenaSettings.from_sources(cap_flags)
+        settings = ArenaSettings.from_sources(setting_flags)
         platform = read_at_start(PlatformSettings)  # --database-url, where given, wins over it
         queue_settings = read_at_start(QueueSettings)
         db = open_database(database_url or platform.database_url or None, data_dir=platform.data_path, max_size=8)
@@ -66,7 +53,8 @@ def serve_command(listen: str, metrics_listen: str | None, database_url: str | N
 
     configure(broker, queue_settings)
     try:
-        serve(ArenaServer(db, enqueue_smoke, settings.archive_limits(), sandbox_backend=sandbox, uploads=uploads),
+        serve(ArenaServer(db, enqueue_smoke, settings.archive_limits(), sandbox_backend=sandbox,
+                          uploads=settings.upload_limits()),
               listen, metrics_listen)
     except OSError as exc:
         raise UserError(f"arena not started: {exc}") from None
