@@ -33,7 +33,6 @@ from workers.store.accounts import (
 )
 from workers.store.database import Row
 from workers.store.ladders import frozen_standings, leaderboard, rating_history, version_ladders
-from workers.store.match_pages import version_match_page
 from workers.store.results import decompress_replay
 from workers.store.seasons import (
     Season,
@@ -111,7 +110,7 @@ def version_info(row: dict[str, Any]) -> pb.BotVersionInfo:
 
 
 def match_summary(row: Row, seats: list[Row]) -> pb.MatchSummary:
-    """A match and its seats (`matches.match` and `match_participants`, or a `version_matches` row's ``seats``)."""
+    """A match and its seats (`matches.match` and `match_participants`, or a `version_match_page` row's ``seats``)."""
     wire_seats = [pb.MatchSeat(seat=s["seat"], version_id=s["version_id"], bot=s["bot"], version=s["version"],
                                rank=-1 if s["rank"] is None else s["rank"], score=s["score"] or 0.0,
                                strikes=s["strikes"], forfeited=s["forfeited"], account=s["author"]) for s in seats]
@@ -240,7 +239,8 @@ class ArenaService(pb_grpc.ArenaServicer):
         self._author(context)  # results are public: any author may see any version's matches
         with self.db.connection() as conn:
             versions.version(conn, request.version_id)
-            rows, next_before = version_match_page(conn, request.version_id, _limit(request.limit), request.before)
+            rows, next_before = matches.version_match_page(conn, request.version_id, _limit(request.limit),
+                                                           request.before)
         return pb.ListMatchesResponse(matches=[match_summary(r, r["seats"] or []) for r in rows],
                                       next_before=next_before)
 

@@ -8,10 +8,11 @@ planned on indexes, so a million stored matches do not slow a page (``bench/dash
 from __future__ import annotations
 
 from .database import Conn, Row
+from .errors import NotFound
 
 IN_FLIGHT = ("queued", "running")
 
-# A version's matches with their seats as a JSON list, each seat with match_participants' names.
+# Matches with their seats as a JSON list, each seat with match_participants' names.
 MATCHES_WITH_SEATS_SQL = """
     SELECT m.id, m.kind, s.name AS season, m.game, m.players, m.status, m.end_reason, m.void_reason, m.finished_at,
            m.completed_seq,
@@ -22,9 +23,16 @@ MATCHES_WITH_SEATS_SQL = """
               FROM participants p JOIN bot_versions v ON v.id = p.version_id JOIN bots b ON b.id = v.bot_id
               JOIN accounts a ON a.id = b.account_id WHERE p.match_id = m.id) AS seats
     FROM matches m LEFT JOIN seasons s ON s.id = m.season_id"""
-VERSION_MATCHES_SQL = MATCHES_WITH_SEATS_SQL + """
-    WHERE m.id IN (SELECT match_id FROM participants WHERE version_id = %s)
-    ORDER BY m.completed_seq DESC NULLS FIRST, m.created_at DESC LIMIT %s"""
+# A version's matches after the cursor match, in the listing's order (see version_match_page).
+_PAGE_SQL = MATCHES_WITH_SEATS_SQL + """
+    WHERE m.id IN (SELECT match_id FROM participants WHERE version_id = %(version)s)
+      AND (%(before)s::text IS NULL OR EXISTS (
+            SELECT 1 FROM matches c WHERE c.id = %(before)s AND (
+              CASE WHEN c.completed_seq IS NULL
+                   THEN m.completed_seq IS NOT NULL OR (m.created_at, m.id) < (c.created_at, c.id)
+                   ELSE m.completed_seq < c.completed_seq END)))
+    ORDER BY m.completed_seq DESC NULLS FIRST, m.created_at DESC, m.id DESC
+    LIMIT %(limit)s"""
 
 
 def match(conn: Conn, match_id: str) -> Row | None:
@@ -49,10 +57,21 @@ def match_participants(conn: Conn, match_id: str) -> list[Row]:
            WHERE p.match_id = %s ORDER BY p.seat""", (match_id,)))
 
 
-def version_matches(conn: Conn, version_id: int, limit: int) -> list[Row]:
-    """Every match the version played (smoke matches too), newest first and unfinished ones first of
-    all, each with its seats (``seats``: a list like ``match_participants``' rows, without ratings)."""
-    return list(conn.execute(VERSION_MATCHES_SQL, (version_id, limit)))
+def version_match_page(conn: Conn, version_id: int, limit: int, before: str = "") -> tuple[list[Row], str]:
+    """Up to ``limit`` of the version's matches after the match ``before`` (from the newest when
+    empty), each with its seats, and the cursor of the next page ("" on the last page).
+
+    The cursor is the id of a page's last match; the next page is found by keyset on that
+    match's own position in the listing's order (unfinished first, by creation, then finished
+    ones by completion): no offset, so a page costs the same however deep it is, and a match
+    finishing meanwhile does not shift the pages after it."""
+    if before and conn.execute("SELECT 1 FROM participants WHERE match_id = %s AND version_id = %s",
+                               (before, version_id)).fetchone() is None:
+        raise NotFound(f"version {version_id} did not play match {before!r}: --before takes a match id from "
+                       "that version's list (the last one shown)")
+    rows = list(conn.execute(_PAGE_SQL, {"version": version_id, "before": before or None, "limit": limit + 1}))
+    more = len(rows) > limit
+    return rows[:limit], rows[limit - 1]["id"] if more else ""
 
 
 def replay_data(conn: Conn, match_id: str) -> bytes | None:
