@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/sandbox.py --json-out bench/results/sandbox.json
 	$(BIN)/python bench/ladder_sim.py --players 2 --matches-per-bot 20 --json > bench/results/ladder_sim.json
 	$(BIN)/python bench/ratings.py --json > bench/results/ratings.json
+	$(BIN)/python bench/clocks.py --json-out bench/results/clocks.json
 
 proto: $(STAMP)
 	$(BIN)/python proto/generate.py

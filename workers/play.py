@@ -34,6 +34,8 @@ import grpc
 
 from referee.games.core import replay as replay_io
 from referee.match import TimeControl
+from referee.match.faults import PLATFORM_FAULT
+from skyarena import cputime
 from skyarena.referee_client import RefereeCallError, RefereeClient, fault_json, start_request
 from skyarena.settings import current
 from skyarena.v1 import referee_pb2 as pb
@@ -120,6 +122,12 @@ class RefereeLost(Exception):
     def __init__(self, message: str, started: bool) -> None:
         super().__init__(message)
         self.started = started
+
+
+class PlatformStalled(RefereeLost):
+    """The referee aborted the match because the platform, not a bot, ran a decision into the
+    wall backstop (CPU clocks): the attempt is void and the match is replayed with the same
+    seed; the referee is not to blame either, so it is not marked down."""
 
 
 class MatchRefused(Exception):
@@ -230,7 +238,8 @@ async def _attempt_on_some_referee(player: MatchPlayer, claimed: queue.ClaimedMa
         try:
             return await _attempt(player, claimed, folders, address, phases)
         except RefereeLost as exc:
-            player.referees.mark_down(address)
+            if not isinstance(exc, PlatformStalled):
+                player.referees.mark_down(address)
             if exc.started:
                 raise
             problems.append(str(exc))
@@ -242,11 +251,15 @@ async def _attempt(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Se
     settings = player.settings
     channel = player.referees.channel(address)
     client = RefereeClient(channel, player.referees.token)
+    # CPU clocks need this worker to measure its bots (Linux /proc); else the seats keep wall clocks.
+    cpu_clock = claimed.cpu_clock and cputime.supported()
     request = start_request(
         claimed.game, claimed.players, claimed.options,
-        TimeControl(move_s=claimed.move_s, bank_s=claimed.bank_s, first_move_s=claimed.first_move_s),
+        TimeControl(move_s=claimed.move_s, bank_s=claimed.bank_s, first_move_s=claimed.first_move_s,
+                    wall_backstop=claimed.wall_backstop),
         claimed.strike_limit, [seat.name for seat in claimed.seats], seed=claimed.seed,
-        match_id=claimed.referee_match_id, join_timeout_s=settings.join_timeout_s)
+        match_id=claimed.referee_match_id, join_timeout_s=settings.join_timeout_s,
+        cpu_clock=cpu_clock)
     try:
         started = await client.start(request)
     except RefereeCallError as exc:
@@ -260,7 +273,8 @@ async def _attempt(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Se
         raise LeaseLost("the lease was taken back before the match started")
     phases.mark("start_match")
     limits = SandboxLimits(wall_s=settings.match_timeout_s)  # the sandbox's backstop is the worker's
-    seats = asyncio.gather(*(player.host(folder, seat.entry, address, token.token, limits, channel=channel)
+    measured = {"service_token": player.referees.token} if cpu_clock else {}
+    seats = asyncio.gather(*(player.host(folder, seat.entry, address, token.token, limits, channel=channel, **measured)
                              for folder, seat, token in zip(folders, claimed.seats, started.seats)))
     heart = asyncio.ensure_future(_keep_lease(player, claimed))
     ended = False
@@ -307,10 +321,18 @@ async def _final_status(client: RefereeClient, match_id: str, address: str) -> p
         status = await client.final_status(match_id, include_replay=True)
     except RefereeCallError as exc:
         raise RefereeLost(f"referee {address} was lost mid-match: {exc}", started=True) from None
+    if status.state != pb.MATCH_STATE_FINISHED and status.end.reason.startswith(PLATFORM_FAULT):
+        raise PlatformStalled(status.end.reason, started=True)
     if status.state != pb.MATCH_STATE_FINISHED:
         raise RefereeLost(f"referee {address} ended the match without a result: {status.end.reason or 'aborted'}",
                           started=True)
     return status
+
+
+def _seat_clocks(records: Sequence[dict[str, Any]]) -> list[str]:
+    """Each seat's clock ("cpu" or "wall") as the referee's match record names it."""
+    last = records[-1] if records else {}
+    return list(last.get("clocks", [])) if last.get("type") == "match" else []
 
 
 def outcome_from_status(claimed: queue.ClaimedMatch, status: pb.MatchStatus, runs: Sequence[HostedSeatOutcome],
@@ -333,4 +355,5 @@ def outcome_from_status(claimed: queue.ClaimedMatch, status: pb.MatchStatus, run
         confinement="; ".join(sorted({run.confinement for run in runs})),
         details={"attempt": claimed.attempt, "referee_match_id": status.match_id, "decisions": end.decisions,
                  "result": json.loads(end.result.details_json or "{}"),
+                 "clocks": _seat_clocks(records),
                  "bots": [run.to_json() for run in runs]})

@@ -22,7 +22,14 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from referee.games import GAMES, SkyarenaError
-from referee.match.clock import DEFAULT_MAX_BANK_S, DEFAULT_MAX_MOVE_S, DEFAULT_MAX_STRIKES
+from referee.match.clock import (
+    DEFAULT_MAX_BANK_S,
+    DEFAULT_MAX_MOVE_S,
+    DEFAULT_MAX_STRIKES,
+    DEFAULT_WALL_BACKSTOP,
+    MIN_WALL_BACKSTOP,
+)
+from referee.match.clock import DEFAULT_MAX_WALL_BACKSTOP as MAX_WALL_BACKSTOP
 from workers.errors import WorkerError
 from workers.matchmaking import MatchmakingParameters
 from workers.ratings import Rating, RatingParameters
@@ -53,6 +60,10 @@ class SeasonSpec:
     rating: RatingParameters = field(default_factory=RatingParameters)
     carry_over_from: str | None = None
     sigma_inflation: float = DEFAULT_SIGMA_INFLATION
+    # Hosted seats are charged their own CPU time (the sandbox measures it); wall time only
+    # bounds a decision at wall_backstop times its CPU deadline. False: wall clocks for all.
+    cpu_clock: bool = True
+    wall_backstop: float = DEFAULT_WALL_BACKSTOP
 
     def __post_init__(self) -> None:
         check_season(self)
@@ -97,6 +108,13 @@ def check_season(spec: SeasonSpec) -> None:
 
 
 def _check_clock(spec: SeasonSpec) -> None:
+    if not isinstance(spec.cpu_clock, bool):
+        raise SeasonError(f"cpu_clock must be true or false, not {spec.cpu_clock!r}")
+    backstop = spec.wall_backstop
+    if isinstance(backstop, bool) or not isinstance(backstop, int | float) \
+            or not MIN_WALL_BACKSTOP <= backstop <= MAX_WALL_BACKSTOP:
+        raise SeasonError(f"wall backstop {backstop!r} is out of range: choose a number from {MIN_WALL_BACKSTOP:g} "
+                          f"to {MAX_WALL_BACKSTOP:g} (times a decision's CPU deadline)")
     for name, low_ok, ceiling in (("move_s", False, DEFAULT_MAX_MOVE_S),
                                   ("first_move_s", False, DEFAULT_MAX_MOVE_S),
                                   ("bank_s", True, DEFAULT_MAX_BANK_S)):

@@ -3,6 +3,11 @@
 A move that takes longer than its limit draws the excess from the seat's bank; a move
 that exhausts the bank is a timeout. The first decision of each seat gets
 ``first_move_s`` instead of ``move_s`` (bots load models, warm caches).
+
+A seat is on a wall clock (the time from a turn's sending to its answer's arrival: remote
+bots) or on a CPU clock (the CPU time its worker measured: hosted bots, and local seats of
+``skyarena play``), where wall time only bounds a decision at ``wall_backstop`` times its
+deadline, so a bot that sleeps or blocks still loses its move.
 """
 
 from __future__ import annotations
@@ -15,6 +20,13 @@ from dataclasses import dataclass
 DEFAULT_MAX_MOVE_S = 600.0
 DEFAULT_MAX_BANK_S = 3600.0
 DEFAULT_MAX_STRIKES = 1_000_000
+# How many times its CPU deadline a decision on a CPU clock may take in wall time.
+DEFAULT_WALL_BACKSTOP = 4.0
+MIN_WALL_BACKSTOP = 2.0  # below this a busy machine's load alone would cost bots their moves
+DEFAULT_MAX_WALL_BACKSTOP = 100.0
+
+WALL = "wall"
+CPU = "cpu"
 
 
 @dataclass(frozen=True)
@@ -22,14 +34,19 @@ class TimeControl:
     move_s: float = 1.0
     bank_s: float = 10.0
     first_move_s: float = 5.0
+    wall_backstop: float = DEFAULT_WALL_BACKSTOP  # CPU clocks only: wall deadline = this × CPU deadline
 
     def __post_init__(self) -> None:
         for name in ("move_s", "bank_s", "first_move_s"):
             if getattr(self, name) < 0:
                 raise ValueError(f"time control {name} must be >= 0, got {getattr(self, name)}")
+        if self.wall_backstop < MIN_WALL_BACKSTOP:
+            raise ValueError(f"time control wall_backstop must be at least {MIN_WALL_BACKSTOP:g}, "
+                             f"got {self.wall_backstop}")
 
     def to_json(self) -> dict[str, float]:
-        return {"move_s": self.move_s, "bank_s": self.bank_s, "first_move_s": self.first_move_s}
+        return {"move_s": self.move_s, "bank_s": self.bank_s, "first_move_s": self.first_move_s,
+                "wall_backstop": self.wall_backstop}
 
 
 class SeatClock:

@@ -11,6 +11,9 @@ from typing import Any
 ECHO_LIMIT = 200
 # A whole fault reason (what the referee says plus any echo) is kept at most this long.
 REASON_LIMIT = 1000
+# How the reason of a match aborted for the platform's stall begins (CPU clocks: see
+# referee/service/cpu_clock.py); a worker voids such an attempt and replays the same seed.
+PLATFORM_FAULT = "platform fault"
 
 
 def cap(text: str, limit: int = ECHO_LIMIT) -> str:

@@ -11,13 +11,13 @@ Fallback action (documented in the README): the first legal action in canonical 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from referee.games import GAMES, IllegalAction, MalformedAction, Result, State
 
-from .clock import SeatClock, TimeControl
+from .clock import CPU, WALL, SeatClock, TimeControl
 from .faults import REASON_LIMIT, Fault, FaultKind, cap
 
 FallbackPolicy = Callable[[State, int], Any]
@@ -67,6 +67,8 @@ class MatchRecord:
     decisions: int
     time_used_s: list[float]
     replay: list[dict[str, Any]] = field(repr=False, default_factory=list)
+    clocks: list[str] = field(default_factory=list)    # per seat: "wall" or "cpu"
+    charges: list[dict[str, Any]] = field(repr=False, default_factory=list)  # per decision: what was charged
 
     def to_json(self, with_replay: bool = False) -> dict[str, Any]:
         data = {
@@ -81,14 +83,16 @@ class MatchRecord:
             "unrated": self.unrated,
             "decisions": self.decisions,
             "time_used_s": [round(t, 6) for t in self.time_used_s],
+            "clocks": self.clocks,
         }
         if with_replay:
             data["replay"] = self.replay
         return data
 
     def replay_records(self) -> list[dict[str, Any]]:
-        """The engine replay plus a trailing 'match' record with faults and forfeits."""
-        extra = {"type": "match", **self.to_json()}
+        """The engine replay plus a trailing 'match' record with faults, forfeits, each seat's
+        clock and the time charged for each decision."""
+        extra = {"type": "match", **self.to_json(), "charges": self.charges}
         return [*self.replay, extra]
 
 
@@ -100,6 +104,7 @@ class MatchRunner:
         strike_limit: int = 3,
         fallback: FallbackPolicy = first_legal_action,
         match_id: str = "",
+        cpu_seats: Sequence[int] = (),
     ) -> None:
         if strike_limit < 1:
             raise ValueError("strike_limit must be at least 1")
@@ -109,6 +114,8 @@ class MatchRunner:
         self.fallback = fallback
         self.match_id = match_id
         self.clocks = [SeatClock(self.time_control) for _ in range(state.players)]
+        self.clock_kinds = [CPU if seat in cpu_seats else WALL for seat in range(state.players)]
+        self.charges: list[dict[str, Any]] = []
         self.strikes = [0] * state.players
         self.forfeited: list[int] = []
         self.faults: list[Fault] = []
@@ -151,14 +158,20 @@ class MatchRunner:
             legal = self._legal[seat] = self.state.legal_actions(seat)
         return legal
 
-    def submit(self, seat: int, answer: Any, elapsed_s: float) -> Fault | None:
-        """A seat's answer: an action, its notation or its index. Returns the fault, if any."""
+    def submit(self, seat: int, answer: Any, elapsed_s: float, *, clock_kind: str | None = None,
+               wall_s: float | None = None, note: str = "") -> Fault | None:
+        """A seat's answer: an action, its notation or its index. Returns the fault, if any.
+        ``elapsed_s`` is what the seat is charged: wall or CPU seconds (``clock_kind``, by
+        default the seat's; ``wall_s`` and ``note`` go into the charge record)."""
         self._expect(seat)
         clock = self.clocks[seat]
         limit = clock.limit_s()  # before charge() counts this move
+        kind = self._book(seat, elapsed_s, clock_kind, wall_s, note)
         if not clock.charge(elapsed_s):
+            took = "used" if kind == CPU else "answered after"
+            what = " of CPU" if kind == CPU else ""
             return self._fault(seat, FaultKind.TIMEOUT,
-                               f"answered after {elapsed_s:.3f} s, past the move limit of {limit:.3f} s "
+                               f"{took} {elapsed_s:.3f} s{what}, past the move limit of {limit:.3f} s "
                                "and the rest of the time bank")
         try:
             action = self._resolve(seat, answer)
@@ -173,9 +186,11 @@ class MatchRunner:
         self._advance()
         return None
 
-    def fail(self, seat: int, kind: FaultKind, reason: str, elapsed_s: float = 0.0) -> Fault:
+    def fail(self, seat: int, kind: FaultKind, reason: str, elapsed_s: float = 0.0, *, clock_kind: str | None = None,
+             wall_s: float | None = None, note: str = "") -> Fault:
         """The seat produced no usable answer (crash, timeout detected by the driver, disconnect)."""
         self._expect(seat)
+        self._book(seat, elapsed_s, clock_kind, wall_s, note)
         self.clocks[seat].charge(elapsed_s)
         if kind is FaultKind.TIMEOUT:
             self.clocks[seat].bank_s = 0.0
@@ -188,6 +203,17 @@ class MatchRunner:
         return fault
 
     # ----- internals -----------------------------------------------------------------
+    def _book(self, seat: int, charged_s: float, clock_kind: str | None, wall_s: float | None, note: str) -> str:
+        """One decision's charge record (the replay's per-move time); returns the clock used."""
+        kind = clock_kind or self.clock_kinds[seat]
+        entry: dict[str, Any] = {"turn": self.turn, "seat": seat, "clock": kind, "charged_s": round(charged_s, 6)}
+        if wall_s is not None and kind == CPU:
+            entry["wall_s"] = round(wall_s, 6)
+        if note:
+            entry["note"] = cap(note, REASON_LIMIT)
+        self.charges.append(entry)
+        return kind
+
     def _expect(self, seat: int) -> None:
         movers = self._movers
         if not movers:
@@ -291,6 +317,8 @@ class MatchRunner:
             decisions=self.state.decisions,
             time_used_s=[c.used_s for c in self.clocks],
             replay=self.state.replay(),
+            clocks=list(self.clock_kinds),
+            charges=list(self.charges),
         )
 
     def _adjusted(self, result: Result) -> tuple[Result, list[int]]:

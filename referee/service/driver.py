@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -35,11 +35,12 @@ from referee.games import State
 from referee.games.core import replay as replay_io
 from referee.games.core import visibility
 from referee.match import DecisionRequest, Fault, FaultKind, MatchRecord, MatchRunner, TimeControl
+from referee.match.clock import CPU
 from referee.match.faults import cap
 from skyarena.v1 import referee_pb2 as pb
 from skyarena.wire import wire_for
 
-from . import answers, turns
+from . import answers, cpu_clock, turns
 from .errors import RequestError, status_number
 from .limits import Limits
 from .logs import log
@@ -99,6 +100,7 @@ class Match:
         metrics: Metrics,
         on_end: Callable[[Match], None],
         seeds: SeatSeeds | None = None,
+        cpu_seats: Sequence[int] = (),
     ) -> None:
         self.id = match_id
         self.game = state.game
@@ -109,8 +111,8 @@ class Match:
                                               sort_keys=True)
         self.time_control = time_control
         self.strike_limit = strike_limit
-        self.runner = MatchRunner(state, time_control, strike_limit, match_id=match_id)
-        self.seats = [Seat(i, name) for i, name in enumerate(seat_names)]
+        self.runner = MatchRunner(state, time_control, strike_limit, match_id=match_id, cpu_seats=cpu_seats)
+        self.seats = [Seat(i, name, cpu_clock=i in cpu_seats) for i, name in enumerate(seat_names)]
         self.limits = limits
         self.metrics = metrics
         self.phase = Phase.WAITING
@@ -137,8 +139,9 @@ class Match:
                  time_control=time_control.to_json(), strike_limit=strike_limit)
 
     # ----- seats joining and leaving ---------------------------------------------------
-    def attach(self, seat_index: int, outbox: Outbox, client: str) -> None:
-        """A seat's stream joined. Raises RequestError if it cannot play now."""
+    def attach(self, seat_index: int, outbox: Outbox, client: str, trusted: bool = False) -> None:
+        """A seat's stream joined (``trusted``: it carried the service token, so its CPU
+        figures count). Raises RequestError if it cannot play now."""
         seat = self.seats[seat_index]
         if self.phase.over:
             raise RequestError(grpc.StatusCode.FAILED_PRECONDITION,
@@ -152,6 +155,7 @@ class Match:
         seat.joined = True
         seat.outbox = outbox
         seat.client = client
+        seat.trusted = trusted
         self.metrics.seats_connected.inc()
         welcome = pb.Welcome(
             match_id=self.id, game=self.game, seat=seat_index, players=self.players,
@@ -275,18 +279,21 @@ class Match:
 
     def _ask(self, request: DecisionRequest) -> None:
         seat = self.seats[request.seat]
+        cpu_deadline = request.time_limit_s + request.bank_s
+        wall_deadline = cpu_deadline * self.time_control.wall_backstop if seat.cpu_clock else None
         try:
-            turn_bytes = turns.turn_request(self.game, self._wire, request)
+            turn_bytes = turns.turn_request(self.game, self._wire, request, wall_deadline)
         except turns.CONVERSION_ERRORS as exc:
             # The engine's data no longer fits its typed messages: play on in JSON and notation
             # (the SDK reads both) rather than stall the match; the round-trip test flags it.
             if self._wire is not None:
                 log.warning("typed_messages_disabled", match_id=self.id, game=self.game, error=str(exc)[:500])
                 self._wire = None
-            turn_bytes = turns.turn_request(self.game, None, request)
+            turn_bytes = turns.turn_request(self.game, None, request, wall_deadline)
         now = self._loop.time()
-        deadline = now + request.time_limit_s + request.bank_s
-        seat.awaiting = Awaiting(request.turn, turn_bytes, now, deadline)
+        deadline = now + (cpu_deadline if wall_deadline is None else wall_deadline)
+        seat.awaiting = Awaiting(request.turn, turn_bytes, now, deadline, cpu_deadline)
+        seat.report = None
         timer = seat.timer
         if timer is None or seat.timer_at > deadline:  # else the armed timer fires first and re-arms
             if timer is not None:
@@ -320,21 +327,43 @@ class Match:
 
     def _decide(self, seat_index: int, answer: pb.Answer, elapsed: float) -> None:
         """Resolve an answer (any failure to is the bot's ``unparseable`` strike, so the seat
-        always ends this decision with a move or a fault) and move the match on."""
+        always ends this decision with a move or a fault) and move the match on. The time
+        charged is the wall time, or on a CPU clock the worker's figure (cpu_clock.py)."""
         runner = self.runner
+        charged, kind, note = cpu_clock.answer_charge(self.seats[seat_index], answer, elapsed)
+        how: dict[str, Any] = {"clock_kind": kind, "wall_s": elapsed, "note": note}
         fault: Fault | None
         try:
             choice = answers.resolve(self.game, self._wire, answer, runner.legal_actions(seat_index))
         except answers.AnswerFault as exc:
-            fault = runner.fail(seat_index, exc.kind, exc.reason, elapsed)
+            fault = runner.fail(seat_index, exc.kind, exc.reason, charged, **how)
         except Exception as exc:
             fault = runner.fail(seat_index, FaultKind.UNPARSEABLE,
                                 f"the answer could not be checked against the legal actions: {type(exc).__name__}",
-                                elapsed)
+                                charged, **how)
         else:
-            fault = runner.submit(seat_index, choice, elapsed)
+            fault = runner.submit(seat_index, choice, charged, **how)
         if fault is not None:
             self._faulted(fault)
+        self._progress()
+
+    def on_clock_report(self, seat_index: int, outbox: Outbox, message: pb.ClockReport) -> None:
+        """A worker's measure of a seat still thinking; past the CPU deadline, a timeout now."""
+        seat = self.seats[seat_index]
+        if seat.outbox is not outbox or self.phase is not Phase.RUNNING:
+            return
+        awaiting = seat.awaiting
+        report = cpu_clock.take_report(seat, message, self._loop.time())
+        if report is None or awaiting is None or report.cpu_s <= awaiting.cpu_deadline_s:
+            return
+        seat.awaiting = None
+        elapsed = report.at - awaiting.sent_at
+        self._stats.decided(elapsed)
+        self._guarded(self._cpu_overrun, seat, awaiting, report, elapsed)
+
+    def _cpu_overrun(self, seat: Seat, awaiting: Awaiting, report: Any, elapsed: float) -> None:
+        self._faulted(self.runner.fail(seat.index, FaultKind.TIMEOUT, cpu_clock.cpu_overrun_reason(report, awaiting),
+                                       report.cpu_s, clock_kind=CPU, wall_s=elapsed))
         self._progress()
 
     def _refuse(self, seat: Seat, turn: int, awaiting: Awaiting | None) -> None:
@@ -366,8 +395,18 @@ class Match:
 
     def _deadline_passed(self, seat: Seat, awaiting: Awaiting) -> None:
         seat.awaiting = None
-        elapsed = self._loop.time() - awaiting.sent_at
+        now = self._loop.time()
+        elapsed = now - awaiting.sent_at
         self._stats.decided(elapsed)
+        if seat.cpu_clock and seat.trusted and seat.outbox is not None:
+            platform, used, reason = cpu_clock.backstop_verdict(seat, awaiting, now)
+            if platform:
+                self.abort(reason)  # no bot's fault: nothing is rated, the worker replays the seed
+                return
+            self._faulted(self.runner.fail(seat.index, FaultKind.TIMEOUT, reason, used, clock_kind=CPU,
+                                           wall_s=elapsed))
+            self._progress()
+            return
         if seat.outbox is None:
             kind = FaultKind.DISCONNECT
             reason = (f"disconnected and did not rejoin within the clock ({elapsed:.3f} s: the move limit plus "

@@ -17,7 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from referee.match.clock import DEFAULT_MAX_BANK_S, DEFAULT_MAX_MOVE_S, DEFAULT_MAX_STRIKES
+from referee.match.clock import (
+    DEFAULT_MAX_BANK_S,
+    DEFAULT_MAX_MOVE_S,
+    DEFAULT_MAX_STRIKES,
+    DEFAULT_MAX_WALL_BACKSTOP,
+    DEFAULT_WALL_BACKSTOP,
+    MIN_WALL_BACKSTOP,
+)
 from skyarena.settings import DAY_S, Settings, setting
 
 
@@ -49,6 +56,11 @@ class Limits(Settings):
     # Ceilings on a match's time control, so a disconnected seat cannot stall a match forever.
     max_move_s: float = _limit(DEFAULT_MAX_MOVE_S, 0.001, DAY_S, "--max-move", "seconds")
     max_bank_s: float = _limit(DEFAULT_MAX_BANK_S, 0.0, 7 * DAY_S, "--max-bank", "seconds")
+    # Seats on a CPU clock: a decision's wall deadline is this many times its CPU deadline,
+    # when StartMatch leaves TimeControl.wall_backstop at 0; and the most a match may ask.
+    wall_backstop: float = _limit(DEFAULT_WALL_BACKSTOP, MIN_WALL_BACKSTOP, 1000.0, "--wall-backstop", "times")
+    max_wall_backstop: float = _limit(DEFAULT_MAX_WALL_BACKSTOP, MIN_WALL_BACKSTOP, 1000.0, "--max-wall-backstop",
+                                      "times")
     # Ceiling on a match's strike limit (a fault per decision is what a broken bot costs).
     max_strikes: int = _limit(DEFAULT_MAX_STRIKES, 1, 1 << 31, "--max-strikes", "strikes")
     # Spectator streams per match, and how far a spectator may fall behind before it is dropped.
@@ -78,6 +90,9 @@ class Limits(Settings):
         if self.join_timeout_s > self.max_join_timeout_s:
             raise ValueError(f"the join timeout ({self.join_timeout_s:g} s) cannot exceed the maximum join timeout "
                              f"({self.max_join_timeout_s:g} s)")
+        if self.wall_backstop > self.max_wall_backstop:
+            raise ValueError(f"the wall backstop ({self.wall_backstop:g}) cannot exceed the maximum wall backstop "
+                             f"({self.max_wall_backstop:g})")
         if self.reserved_watchers >= self.max_watchers:
             raise ValueError(f"reserved_watchers ({self.reserved_watchers}) must be below max_watchers "
                              f"({self.max_watchers}), or anonymous spectators get no slot")

@@ -10,6 +10,7 @@ it ends, keeping its id refused for ``limits.match_id_retain_s`` more.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import re
 import secrets
@@ -20,6 +21,7 @@ import grpc
 
 from referee.games import make
 from referee.match import TimeControl
+from referee.match.clock import MIN_WALL_BACKSTOP
 from referee.match.faults import cap
 from skyarena.v1 import referee_pb2 as pb
 
@@ -101,8 +103,9 @@ class MatchRegistry:
         except Exception as exc:  # OptionError, PlayerCountError, a game's setup validation
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, str(exc)) from None
         names = [s.name or f"seat {i}" for i, s in enumerate(request.seats)]
+        cpu_seats = [i for i, s in enumerate(request.seats) if s.cpu_clock]
         match = Match(match_id, state, names, control, strike_limit, join_timeout, self.limits, self.metrics,
-                      self._ended, self.seeds)
+                      self._ended, self.seeds, cpu_seats)
         self.matches[match_id] = match
         self.metrics.matches_running.inc()
         tokens = [self.tokens.issue(match_id, seat) for seat in range(players)]
@@ -122,10 +125,10 @@ class MatchRegistry:
         return options
 
     def _time_control(self, request: pb.StartMatchRequest) -> TimeControl:
-        if not request.HasField("time_control"):
-            return DEFAULT_TIME_CONTROL
-        tc = request.time_control
         lim = self.limits
+        if not request.HasField("time_control"):
+            return dataclasses.replace(DEFAULT_TIME_CONTROL, wall_backstop=lim.wall_backstop)
+        tc = request.time_control
         checks = (("move_s", tc.move_s, lim.max_move_s), ("first_move_s", tc.first_move_s, lim.max_move_s),
                   ("bank_s", tc.bank_s, lim.max_bank_s))
         for name, value, ceiling in checks:
@@ -134,7 +137,13 @@ class MatchRegistry:
                                    f"time_control.{name} must be from 0 to {ceiling:g} s, got {value}")
         if tc.move_s <= 0:
             raise RequestError(grpc.StatusCode.INVALID_ARGUMENT, "time_control.move_s must be above 0")
-        return TimeControl(move_s=tc.move_s, bank_s=tc.bank_s, first_move_s=tc.first_move_s or tc.move_s)
+        backstop = tc.wall_backstop or lim.wall_backstop
+        if not MIN_WALL_BACKSTOP <= backstop <= lim.max_wall_backstop:
+            raise RequestError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"time_control.wall_backstop must be 0 (the referee's default) or from "
+                               f"{MIN_WALL_BACKSTOP:g} to {lim.max_wall_backstop:g}, got {tc.wall_backstop}")
+        return TimeControl(move_s=tc.move_s, bank_s=tc.bank_s, first_move_s=tc.first_move_s or tc.move_s,
+                           wall_backstop=backstop)
 
     def get(self, match_id: str) -> Match:
         match = self.matches.get(match_id)

@@ -13,15 +13,29 @@ from .outbox import Outbox
 
 
 class Awaiting:
-    """The decision a seat owes: its request (serialized), when it was sent, and its deadline."""
+    """The decision a seat owes: its request (serialized), when it was sent, and its deadline
+    (on a CPU clock: the wall backstop; ``cpu_deadline_s`` is then the CPU seconds allowed)."""
 
-    __slots__ = ("number", "turn", "sent_at", "deadline")
+    __slots__ = ("number", "turn", "sent_at", "deadline", "cpu_deadline_s")
 
-    def __init__(self, number: int, turn: bytes, sent_at: float, deadline: float) -> None:
+    def __init__(self, number: int, turn: bytes, sent_at: float, deadline: float, cpu_deadline_s: float = 0.0) -> None:
         self.number = number
         self.turn = turn
         self.sent_at = sent_at
         self.deadline = deadline
+        self.cpu_deadline_s = cpu_deadline_s
+
+
+class Report:
+    """The last ClockReport of a seat on a CPU clock, and when (loop time) it came."""
+
+    __slots__ = ("turn", "cpu_s", "wait_s", "at")
+
+    def __init__(self, turn: int, cpu_s: float, wait_s: float, at: float) -> None:
+        self.turn = turn
+        self.cpu_s = cpu_s
+        self.wait_s = wait_s
+        self.at = at
 
 
 @dataclass
@@ -35,6 +49,11 @@ class Seat:
     outbox: Outbox | None = None
     client: str = ""
     awaiting: Awaiting | None = None
+    # On a CPU clock (StartMatch's SeatSpec.cpu_clock) the seat is charged the CPU time its
+    # worker reports, trusted only from a stream that carried the service token.
+    cpu_clock: bool = False
+    trusted: bool = False
+    report: Report | None = None
     # The seat's deadline timer and the time it fires at. It is not cancelled when an answer
     # comes in time: the next decision's deadline is later, so the timer, when it fires, finds
     # a later deadline and re-arms for it (one timer per seat and deadline passed, instead of

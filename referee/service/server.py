@@ -155,7 +155,8 @@ class RefereeService:
                                    "the first message of a Play stream must be Join with your seat token.")
             match, seat = self.registry.by_token(join.join.token)
             outbox = Outbox(SEAT_OUTBOX_LIMIT, context, self.direct)
-            match.attach(seat, outbox, join.join.client[:200])
+            match.attach(seat, outbox, join.join.client[:200],
+                         trusted=self.service_token.check(bearer(context.invocation_metadata())))
         except RequestError as exc:
             await context.abort(exc.code, exc.message)
         flushed = asyncio.Event()  # clear while the reader writes to other seats' streams
@@ -193,11 +194,15 @@ class RefereeService:
                                 f"a frame of this stream is not a valid skyarena.v1.BotMessage ({exc}); the stream "
                                 f"is closed. Rejoin seat {seat} with its token to go on.")
                     return
-                if message.WhichOneof("kind") == "answer":
+                kind = message.WhichOneof("kind")
+                if kind in ("answer", "clock"):
                     self.direct.collect()
                     flushed.clear()
                     try:
-                        match.on_answer(seat, outbox, message.answer)
+                        if kind == "answer":
+                            match.on_answer(seat, outbox, message.answer)
+                        else:  # refused unless the stream is trusted: see cpu_clock.py
+                            match.on_clock_report(seat, outbox, message.clock)
                     finally:
                         try:
                             await self.direct.flush()

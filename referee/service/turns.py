@@ -33,14 +33,18 @@ DEADLINE_TAG = bytes([pb.TurnRequest.DESCRIPTOR.fields_by_name["deadline_s"].num
 CONVERSION_ERRORS = (ConversionError, ValueError, TypeError, KeyError, AttributeError, DecodeError)
 
 
-def turn_request(game: str, wire: GameWire | None, request: DecisionRequest) -> bytes:
+def turn_request(game: str, wire: GameWire | None, request: DecisionRequest,
+                 wall_deadline_s: float | None = None) -> bytes:
     """The serialized TurnRequest of a decision: typed where ``wire`` is the game's
     GameWire, JSON and notations where it is None. A typed build that fails raises one of
-    CONVERSION_ERRORS (the caller then falls back to JSON for the rest of the match)."""
+    CONVERSION_ERRORS (the caller then falls back to JSON for the rest of the match).
+    ``wall_deadline_s``: the backstop of a seat on a CPU clock."""
     deadline_s = request.time_limit_s + request.bank_s
     turn: dict[str, Any] = {"turn": request.turn, "move_limit_s": request.time_limit_s,
                             "bank_s": request.bank_s, "deadline_s": deadline_s,
                             "observation": observation_kwargs(game, request.observation, wire)}
+    if wall_deadline_s is not None:
+        turn["wall_deadline_s"] = wall_deadline_s
     if wire is None:
         turn["legal_actions"] = [{"notation": str(a)} for a in request.legal_actions]
         return _TURN_REQUEST(**turn).SerializeToString()

@@ -46,7 +46,8 @@ def play_match(
     seats = [bot if isinstance(bot, Seat) else InProcessSeat(bot, game) for bot in bots]
     state = make(game, len(seats), seed, options)
     control = time_control or DEFAULT_TIME
-    runner = MatchRunner(state, control, strike_limit, match_id=match_id)
+    runner = MatchRunner(state, control, strike_limit, match_id=match_id,
+                         cpu_seats=[i for i, seat in enumerate(seats) if seat.cpu_clock])
     infos = match_infos(state, match_id)
     hook_limit = control.first_move_s or control.move_s
     for seat, player in enumerate(seats):
@@ -55,11 +56,12 @@ def play_match(
         if fault is not None:  # a crashing bot is a fault, never a crashed match
             runner.fail_outside_turn(seat, *fault)
     while not runner.finished:
-        for reply in collect(seats, runner.pending()):
+        for reply in collect(seats, runner.pending(), control.wall_backstop):
             if reply.fault is None:
-                runner.submit(reply.seat, reply.answer, reply.elapsed_s)
+                runner.submit(reply.seat, reply.answer, reply.elapsed_s, clock_kind=reply.clock, wall_s=reply.wall_s)
             else:
-                runner.fail(reply.seat, reply.fault[0], reply.fault[1], reply.elapsed_s)
+                runner.fail(reply.seat, reply.fault[0], reply.fault[1], reply.elapsed_s, clock_kind=reply.clock,
+                            wall_s=reply.wall_s)
     record = runner.record()
     for seat, player in enumerate(seats):
         fault = player.end(infos[seat], record.result.to_json(), hook_limit)

@@ -11,6 +11,12 @@ and working directory (the bot's folder), exactly as a remote bot process has.
 :class:`InProcessSeat` calls a Bot object directly: fast and without pickling, for house bots
 and library use, but a slow answer is only timed after it returns.
 
+A worker seat is on a **CPU clock**, as a hosted bot is on the platform: it is charged the
+CPU time of its process tree (:mod:`skyarena.cputime`), cut off once that passes the
+deadline, and cut off by wall time only at the backstop (``TimeControl.wall_backstop`` times
+the deadline), so an author sees the clock the platform will apply. (On a host without
+Linux /proc it keeps a wall clock.)
+
 A seat answers one request at a time, in order. A late answer is discarded when it comes (it
 carries its turn), so a bot that overran starts the next decision late, as a remote bot
 whose answer the referee refused would.
@@ -29,14 +35,17 @@ from typing import Any, NamedTuple
 
 from referee.games.core.views import private_copy  # in-process bots share the engine's process
 from referee.match import DecisionRequest, FaultKind
+from referee.match.clock import CPU, DEFAULT_WALL_BACKSTOP, WALL
 
 from .bot import Bot, MatchInfo
+from .cputime import TreeClock, supported
 from .games import observation_class
 from .loader import BotLoadError
 from .worker import BotSource, FaultReport, Hooks
 
 LOAD_TIMEOUT_S = 60.0   # loading a bot (imports, models) before its first match
 STOP_GRACE_S = 1.0      # a worker asked to stop gets this long before it is killed
+MIN_POLL_S = 0.005      # the shortest wait between two looks at a thinking worker's CPU time
 
 
 class Reply(NamedTuple):
@@ -44,8 +53,10 @@ class Reply(NamedTuple):
 
     seat: int
     answer: Any
-    elapsed_s: float
+    elapsed_s: float               # what is charged: wall seconds, or CPU seconds on a CPU clock
     fault: FaultReport | None = None
+    clock: str = WALL
+    wall_s: float | None = None    # on a CPU clock, the wall seconds the decision took
 
 
 class Seat:
@@ -53,6 +64,7 @@ class Seat:
     (:func:`collect` gathers the replies of a step), ``end``; ``close`` after the last match."""
 
     name: str = ""
+    cpu_clock: bool = False  # charged its CPU time (a worker process), not the wall time
 
     def new_match(self) -> None:
         """Before each match: a fresh bot object."""
@@ -61,7 +73,7 @@ class Seat:
         """Call on_match_start; the fault if it raised or overran ``limit_s``."""
         raise NotImplementedError
 
-    def ask(self, request: DecisionRequest) -> None:
+    def ask(self, request: DecisionRequest, wall_backstop: float = DEFAULT_WALL_BACKSTOP) -> None:
         raise NotImplementedError
 
     def end(self, info: MatchInfo, result: dict[str, Any], limit_s: float) -> FaultReport | None:
@@ -92,7 +104,7 @@ class InProcessSeat(Seat):
     def start(self, info: MatchInfo, limit_s: float) -> FaultReport | None:
         return self.hooks.start(info)
 
-    def ask(self, request: DecisionRequest) -> None:
+    def ask(self, request: DecisionRequest, wall_backstop: float = DEFAULT_WALL_BACKSTOP) -> None:
         observation = self.observation_type.from_json(private_copy(request.observation))
         started = time.perf_counter()
         answer, fault = self.hooks.act(observation, request.legal_actions)
@@ -120,6 +132,8 @@ class WorkerSeat(Seat):
         self.process = subprocess.Popen([sys.executable, "-m", "skyarena.worker", str(theirs.fileno())],
                                         pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL)
         theirs.close()
+        self.clock = TreeClock(self.process.pid) if supported() else None
+        self.cpu_clock = self.clock is not None
         self.conn = Connection(ours.detach())
         self.turn = 0          # the turn of the last request sent
         self.busy = False      # a request (or hook) is still running after its deadline
@@ -188,11 +202,15 @@ class WorkerSeat(Seat):
         fresh, self.fresh = self.fresh, False
         return self._hook(("start", info, fresh), "started", "on_match_start", limit_s)
 
-    def ask(self, request: DecisionRequest) -> None:
+    def ask(self, request: DecisionRequest, wall_backstop: float = DEFAULT_WALL_BACKSTOP) -> None:
         self.turn = request.turn
         self.seat = request.seat
+        self.cpu_deadline_s = request.deadline_s
+        if self.clock is not None:
+            self.clock.start()
         self.sent_at = time.perf_counter()
-        self.deadline_at = self.sent_at + request.deadline_s
+        self.deadline_at = self.sent_at + request.deadline_s * (wall_backstop if self.clock is not None else 1.0)
+        self.look_at = self.sent_at + request.deadline_s  # when the CPU deadline could first be reached
         if self.alive:
             self.conn.send(("act", request.turn, request.observation, request.legal_actions))
 
@@ -207,17 +225,42 @@ class WorkerSeat(Seat):
             if message[0] == "answer" and message[1] == self.turn:
                 self.busy = False
                 _, _, answer, fault = message
-                return Reply(self.seat, answer, now - self.sent_at, fault)
+                return self._reply(answer, now, fault)
             # a late answer to an earlier turn: its decision was already played by the fallback
         elapsed = now - self.sent_at
         if not self.alive:
-            return Reply(self.seat, None, elapsed, (FaultKind.EXCEPTION,
-                                                    f"the bot's process died (exit status {self.process.returncode})"))
+            return self._reply(None, now, (FaultKind.EXCEPTION,
+                                           f"the bot's process died (exit status {self.process.returncode})"))
+        if self.clock is not None and now >= self.look_at:
+            used = self.clock.used().cpu_s
+            if used > self.cpu_deadline_s:
+                self.busy = True
+                return Reply(self.seat, None, used, (FaultKind.TIMEOUT, f"used {used:.3f} s of CPU without "
+                                                     "answering, past the move limit and the rest of the time "
+                                                     "bank"), CPU, elapsed)
+            # CPU time grows no faster than wall time for one thread: look again when it could be over.
+            self.look_at = now + max(self.cpu_deadline_s - used, MIN_POLL_S)
         if now >= self.deadline_at:
             self.busy = True
-            return Reply(self.seat, None, elapsed, (FaultKind.TIMEOUT, f"no answer within {elapsed:.3f} s (the "
-                                                    "move limit plus what was left of the time bank)"))
+            if self.clock is not None:
+                return self._reply(None, now, (FaultKind.TIMEOUT, f"no answer within {elapsed:.3f} s of wall time "
+                                               "(the backstop of this CPU clock): the bot slept or blocked"))
+            return self._reply(None, now, (FaultKind.TIMEOUT, f"no answer within {elapsed:.3f} s (the "
+                                           "move limit plus what was left of the time bank)"))
         return None
+
+    def _reply(self, answer: Any, now: float, fault: FaultReport | None) -> Reply:
+        """The reply charged by this seat's clock: the CPU time of its process, or the wall time."""
+        elapsed = now - self.sent_at
+        if self.clock is None:
+            return Reply(self.seat, answer, elapsed, fault)
+        used = self.clock.finish() if fault is None else self.clock.used()
+        return Reply(self.seat, answer, used.cpu_s, fault, CPU, elapsed)
+
+    @property
+    def wake_at(self) -> float:
+        """When collect() must look at this seat again, with nothing in its pipe."""
+        return min(self.deadline_at, self.look_at) if self.clock is not None else self.deadline_at
 
     def end(self, info: MatchInfo, result: dict[str, Any], limit_s: float) -> FaultReport | None:
         if self.busy:
@@ -232,11 +275,12 @@ class WorkerSeat(Seat):
         self._kill()
 
 
-def collect(seats: Sequence[Seat], requests: Sequence[DecisionRequest]) -> list[Reply]:
+def collect(seats: Sequence[Seat], requests: Sequence[DecisionRequest],
+            wall_backstop: float = DEFAULT_WALL_BACKSTOP) -> list[Reply]:
     """Ask every request of a step at once (workers think in parallel), then gather the
     replies as they come; each worker is waited for until its own deadline only."""
     for request in requests:
-        seats[request.seat].ask(request)
+        seats[request.seat].ask(request, wall_backstop)
     replies: list[Reply] = []
     waiting: list[WorkerSeat] = []
     for request in requests:
@@ -254,5 +298,5 @@ def collect(seats: Sequence[Seat], requests: Sequence[DecisionRequest]) -> list[
                 replies.append(reply)
                 waiting.remove(seat)
         if waiting:
-            wait([seat.conn for seat in waiting], max(0.0, min(seat.deadline_at for seat in waiting) - now))
+            wait([seat.conn for seat in waiting], max(0.0, min(seat.wake_at for seat in waiting) - now))
     return replies

@@ -67,15 +67,17 @@ class Referee:
 
     def start(self, game: str = TOY, players: int = 2, seed: int = 1, options: dict[str, Any] | None = None,
               move_s: float = 5.0, bank_s: float = 10.0, first_move_s: float = 15.0, strikes: int = 3,
-              join_timeout_s: float = 0.0, names: list[str] | None = None) -> pb.StartMatchResponse:
+              join_timeout_s: float = 0.0, names: list[str] | None = None, cpu_seats: tuple[int, ...] = (),
+              wall_backstop: float = 0.0) -> pb.StartMatchResponse:
         import json
 
         request = pb.StartMatchRequest(
             game=game, players=players, seed=seed, options_json=json.dumps(options or {}),
-            time_control=pb.TimeControl(move_s=move_s, bank_s=bank_s, first_move_s=first_move_s),
+            time_control=pb.TimeControl(move_s=move_s, bank_s=bank_s, first_move_s=first_move_s,
+                                        wall_backstop=wall_backstop),
             strike_limit=strikes, join_timeout_s=join_timeout_s,
-            seats=[pb.SeatSpec(name=(names or [])[i] if names and i < len(names) else f"bot{i}")
-                   for i in range(players)],
+            seats=[pb.SeatSpec(name=(names or [])[i] if names and i < len(names) else f"bot{i}",
+                               cpu_clock=i in cpu_seats) for i in range(players)],
         )
         return self.stub.StartMatch(request, metadata=AUTH, timeout=10)
 
@@ -103,7 +105,8 @@ class Referee:
 class RawSeat:
     """One Play stream driven by hand (no SDK): send frames, read frames with a timeout."""
 
-    def __init__(self, referee: Any, token: str | None, first: pb.BotMessage | None = None) -> None:
+    def __init__(self, referee: Any, token: str | None, first: pb.BotMessage | None = None,
+                 metadata: tuple[tuple[str, str], ...] | None = None) -> None:
         self.channel = grpc.insecure_channel(referee.address)
         self.outgoing: queue.Queue[pb.BotMessage | None] = queue.Queue()
         self.incoming: queue.Queue[Any] = queue.Queue()
@@ -111,7 +114,7 @@ class RawSeat:
             self.outgoing.put(first)
         elif token is not None:
             self.outgoing.put(pb.BotMessage(join=pb.Join(token=token, client="raw-test")))
-        self.call = pb_grpc.RefereeStub(self.channel).Play(self._requests())
+        self.call = pb_grpc.RefereeStub(self.channel).Play(self._requests(), metadata=metadata)
         self.thread = threading.Thread(target=self._pump, daemon=True)
         self.thread.start()
 

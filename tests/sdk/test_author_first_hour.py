@@ -214,11 +214,13 @@ def test_one_set_of_clock_defaults_and_play_has_first_move(tmp_path: Path) -> No
             moves = 0
             def act(self, observation, legal_actions):
                 self.moves += 1
-                if self.moves == 1:
-                    time.sleep(2.0)
+                if self.moves == 1:  # CPU time: local play charges it, as the platform does (issue 23)
+                    start = time.process_time()
+                    while time.process_time() - start < 1.5:
+                        pass
                 return 0
     """)
-    # Seat 0 (the Pilot) places first: turn 1 is the bot's first move, 2 s long.
+    # Seat 0 (the Pilot) places first: turn 1 is the bot's first move, 1.5 s of CPU.
     common = ("play", "sky-team", str(slow_start), "random", "--json", "--move-time", "1", "--bank", "0")
     generous = json.loads(skyarena(*common, "--first-move", "30").stdout)
     strict = json.loads(skyarena(*common, "--first-move", "1").stdout)

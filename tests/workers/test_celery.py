@@ -115,6 +115,9 @@ def test_a_worker_without_its_services_says_which_is_missing(database_url: str, 
         ok_env["SKYARENA_REFEREES"] = referee.address
         checked = runner.invoke(main, ["worker", "--check", "--json"], env=ok_env)
         assert checked.exit_code == 0, checked.output
+        many = runner.invoke(main, ["worker", "--check", "--concurrency", "999"], env=ok_env)
+        assert many.exit_code == 0 and "warning: --concurrency 999 plays more than 2 matches per core" in many.output
+        assert "warning" not in runner.invoke(main, ["worker", "--check", "-c", "1"], env=ok_env).output
         for change, message in [
             ({"CELERY_BROKER_URL": "redis://127.0.0.1:1/0"}, "the broker at redis://127.0.0.1:1/0 does not answer"),
             ({"DATABASE_URL": "postgresql://postgres@127.0.0.1:1/x"}, "cannot connect to the database"),

@@ -233,3 +233,52 @@ def test_a_queued_match_whose_message_was_lost_is_sent_again_once_per_patience(d
     assert reap(db, max_attempts=3, patience_s=60).resent == ()     # its waiting clock restarted
     row = queue.match_status(db, match_id)
     assert row is not None and (row["status"], row["attempts"]) == ("queued", 0)
+
+
+def test_a_decision_the_platform_stalled_voids_the_attempt_and_replays_the_same_seed(db: Database,
+                                                                                    referee: RefereeProcess) -> None:
+    """Seat 0's worker stalls (its relay joins with the service token, then is silent): the
+    wall backstop passes with no CPU measure, the referee aborts the match as the platform's
+    fault, nothing is rated, and the match is replayed with its seed until it is void, with
+    the reason saying so. Seat 1 is a real hosted bot."""
+    from grpc import aio
+
+    from skyarena.v1 import referee_pb2 as pb
+    from skyarena.v1 import referee_pb2_grpc as pb_grpc
+    from workers.sandbox import HostedSeatOutcome, play_hosted_seat
+
+    seen: list[str] = []
+
+    async def host(folder: Path, entry: str, address: str, token: str, limits: Any, *, channel: aio.Channel,
+                   service_token: str | None = None) -> HostedSeatOutcome:
+        if len(seen) % 2 == 0:  # the seats are started in seat order: seat 0 of each attempt
+            seen.append("stalled")
+            assert service_token == SERVICE_TOKEN  # the season's CPU clock: the worker measures its bots
+            call = pb_grpc.RefereeStub(channel).Play(metadata=(("authorization", f"Bearer {service_token}"),))
+            await call.write(pb.BotMessage(join=pb.Join(token=token, client="a stalled worker")))
+            while await call.read() is not aio.EOF:
+                pass
+            return HostedSeatOutcome(0, False, "exited", "OK", b"", False, "none")
+        seen.append("hosted")
+        return await play_hosted_seat(folder, entry, address, token, limits, channel=channel,
+                                      service_token=service_token)
+
+    [match_id] = scheduled(db, move_s=0.3, bank_s=0.0, first_move_s=0.3, wall_backstop=2.0)
+    with db.connection() as conn:
+        seed = conn.execute("SELECT seed FROM matches WHERE id = %s", (match_id,)).fetchone()
+    player = MatchPlayer(db, Referees([referee.address], SERVICE_TOKEN),
+                         PlaySettings(owner="test-worker", max_attempts=2), host=host)
+    try:
+        result = play_match(player, match_id)
+        assert not player.referees._down_until  # the referee is not to blame
+    finally:
+        player.close()
+    assert result.status == "void" and "platform fault" in result.detail
+    row = queue.match_status(db, match_id)
+    assert row is not None and row["status"] == "void" and row["attempts"] == 2
+    assert "platform fault" in row["void_reason"] and "replayed with the same seed" in row["void_reason"]
+    assert seen == ["stalled", "hosted", "stalled", "hosted"]  # played twice, from the same row (same seed)
+    assert seed is not None
+    with db.connection() as conn:
+        rated = conn.execute("SELECT count(*) AS n FROM rating_history WHERE match_id = %s", (match_id,)).fetchone()
+    assert rated is not None and rated["n"] == 0

@@ -102,12 +102,17 @@ def _players(text: str) -> tuple[int, ...]:
 @click.option("--carry-over-from", metavar="SEASON", help="Start from this closed season's standings.")
 @click.option("--sigma-inflation", type=float, default=DEFAULT_SIGMA_INFLATION, show_default=True,
               help="How far carried-over ratings are widened.")
+@click.option("--cpu-clock/--wall-clock", default=DEFAULTS.cpu_clock, show_default=True,
+              help="Charge hosted bots their own CPU time (wall time only as a backstop), or wall time.")
+@click.option("--wall-backstop", type=float, default=DEFAULTS.wall_backstop, show_default=True,
+              help="On a CPU clock, a decision's wall deadline in times its CPU deadline.")
 @click.option("--start", is_flag=True, help="Start the season at once.")
 @_options
 def create_command(name: str, game: str, players_text: str, option_pairs: tuple[str, ...], move_time: float,
                    bank: float, first_move: float, strikes: int, in_flight: int, matchmaking_pairs: tuple[str, ...],
-                   rating_pairs: tuple[str, ...], carry_over_from: str | None, sigma_inflation: float, start: bool,
-                   token: str | None, database_url: str | None, data_dir: Path | None, as_json: bool) -> None:
+                   rating_pairs: tuple[str, ...], carry_over_from: str | None, sigma_inflation: float, cpu_clock: bool,
+                   wall_backstop: float, start: bool, token: str | None, database_url: str | None,
+                   data_dir: Path | None, as_json: bool) -> None:
     """Create the season NAME (a draft, or started with --start)."""
     players = _players(players_text)
     options = parse_options(option_pairs)
@@ -115,7 +120,7 @@ def create_command(name: str, game: str, players_text: str, option_pairs: tuple[
         spec = SeasonSpec(name, game, players, options, move_time, bank, first_move, strikes, in_flight,
                           MatchmakingParameters.from_mapping(_numbers(matchmaking_pairs, "matchmaking parameter")),
                           RatingParameters.from_mapping(_numbers(rating_pairs, "rating parameter")),
-                          carry_over_from, sigma_inflation)
+                          carry_over_from, sigma_inflation, cpu_clock, wall_backstop)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     with organiser(token, database_url, data_dir) as conn:

@@ -10,6 +10,7 @@ from pathlib import Path
 import grpc
 from grpc import aio
 
+from skyarena.cputime import TreeClock, supported
 from skyarena.remote.relay import relay
 
 from .launcher import start_hosted_bot
@@ -46,16 +47,22 @@ def describe_end(exit_status: int | None, killed: bool, wall_clock: bool) -> str
 
 async def play_hosted_seat(bot_dir: Path, entry: str, referee: str, seat_token: str,
                            limits: SandboxLimits | None = None, *, channel: aio.Channel | None = None,
-                           backend: str = "auto") -> HostedSeatOutcome:
+                           backend: str = "auto", service_token: str | None = None) -> HostedSeatOutcome:
     """Run ``entry`` from ``bot_dir`` sandboxed for one seat, relayed to ``referee`` with
     ``seat_token`` (which the bot never sees), until the match ends. Faults of the bot are
-    the referee's to record; this reports how the bot's process ended and its log."""
+    the referee's to record; this reports how the bot's process ended and its log.
+
+    With ``service_token`` the relay measures the CPU time of the bot's whole process tree
+    (the sandbox's process and everything under it, from /proc) for each decision and
+    reports it on the service-token stream, for a seat the match put on a CPU clock."""
     limits = limits or SandboxLimits()
     bot = await start_hosted_bot(bot_dir, entry, limits, backend=backend)
+    clock = TreeClock(bot.process.pid) if service_token and supported() else None
     wall_clock = False
     try:
         try:
-            status = await asyncio.wait_for(relay(bot.stdout, bot.stdin, referee, seat_token, channel), limits.wall_s)
+            status = await asyncio.wait_for(relay(bot.stdout, bot.stdin, referee, seat_token, channel,
+                                                  cpu_clock=clock, service_token=service_token), limits.wall_s)
         except TimeoutError:
             status, wall_clock = grpc.StatusCode.DEADLINE_EXCEEDED, True
             bot.kill()

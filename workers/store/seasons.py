@@ -90,11 +90,13 @@ def create_season(conn: Conn, spec: SeasonSpec) -> Season:
             raise Conflict(f"season {source.name} is {source.state}: close it first, so the ratings carried "
                            "over are its frozen standings")
     row = conn.execute(
-        """INSERT INTO seasons (name, game, player_counts, options, move_s, bank_s, first_move_s, strike_limit,
-                                matches_in_flight, matchmaking, rating, carry_over_from, carry_over_sigma_inflation)
-           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id""",
+        """INSERT INTO seasons (name, game, player_counts, options, move_s, bank_s, first_move_s, cpu_clock,
+                                wall_backstop, strike_limit, matches_in_flight, matchmaking, rating, carry_over_from,
+                                carry_over_sigma_inflation)
+           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id""",
         (spec.name, spec.game, list(spec.player_counts), Jsonb(spec.options), spec.move_s, spec.bank_s,
-         spec.first_move_s, spec.strike_limit, spec.matches_in_flight, Jsonb(spec.matchmaking.to_mapping()),
+         spec.first_move_s, spec.cpu_clock, spec.wall_backstop, spec.strike_limit, spec.matches_in_flight,
+         Jsonb(spec.matchmaking.to_mapping()),
          Jsonb(spec.rating.to_mapping()), source.id if source else None,
          spec.sigma_inflation if source else None)).fetchone()
     assert row is not None
@@ -205,7 +207,8 @@ def season_progress(conn: Conn, season_id: int) -> dict[str, int]:
 
 def season_settings(conn: Conn, season_id: int) -> dict[str, Any]:
     """The settings the play path reads from a season (clocks, strikes, options, matches in flight)."""
-    row = conn.execute("SELECT options, move_s, bank_s, first_move_s, strike_limit, matches_in_flight, created_at,"
+    row = conn.execute("SELECT options, move_s, bank_s, first_move_s, cpu_clock, wall_backstop, strike_limit,"
+                       " matches_in_flight, created_at,"
                        " started_at, closed_at FROM seasons WHERE id = %s", (season_id,)).fetchone()
     return dict(row) if row else {}
 

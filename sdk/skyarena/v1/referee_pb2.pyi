@@ -80,6 +80,7 @@ class TimeControl(_message.Message):
     MOVE_S_FIELD_NUMBER: _builtins.int
     BANK_S_FIELD_NUMBER: _builtins.int
     FIRST_MOVE_S_FIELD_NUMBER: _builtins.int
+    WALL_BACKSTOP_FIELD_NUMBER: _builtins.int
     move_s: _builtins.float
     """Seconds allowed for each decision before the bank is drawn on."""
     bank_s: _builtins.float
@@ -90,16 +91,22 @@ class TimeControl(_message.Message):
     """Seconds allowed for the first decision of each seat instead of move_s (bots load
     models, warm caches); 0 means move_s.
     """
+    wall_backstop: _builtins.float
+    """For seats on a CPU clock (SeatSpec.cpu_clock): the wall-clock deadline of a decision is
+    this many times its CPU deadline (limit plus bank), so a bot that sleeps or blocks still
+    loses its move. 0 means the referee's default (Limits.wall_backstop); at least 2.
+    """
     def __init__(
         self,
         *,
         move_s: _builtins.float = ...,
         bank_s: _builtins.float = ...,
         first_move_s: _builtins.float = ...,
+        wall_backstop: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank_s", b"bank_s", "first_move_s", b"first_move_s", "move_s", b"move_s"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank_s", b"bank_s", "first_move_s", b"first_move_s", "move_s", b"move_s", "wall_backstop", b"wall_backstop"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -110,18 +117,25 @@ class SeatSpec(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     NAME_FIELD_NUMBER: _builtins.int
+    CPU_CLOCK_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """A display name for logs and results (e.g. "mybot v3"); never shown to other seats'
     bots as anything but a name.
+    """
+    cpu_clock: _builtins.bool
+    """Charge this seat its own CPU time, as its worker measures and reports it on a Play
+    stream carrying the service token (a hosted bot's relay); wall time only bounds it
+    (TimeControl.wall_backstop). Unset: the seat is on a wall clock (remote bots).
     """
     def __init__(
         self,
         *,
         name: _builtins.str = ...,
+        cpu_clock: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cpu_clock", b"cpu_clock", "name", b"name"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -259,6 +273,7 @@ class BotMessage(_message.Message):
 
     JOIN_FIELD_NUMBER: _builtins.int
     ANSWER_FIELD_NUMBER: _builtins.int
+    CLOCK_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def join(self) -> Global___Join:
         """Must be the first message."""
@@ -267,21 +282,62 @@ class BotMessage(_message.Message):
     def answer(self) -> Global___Answer:
         """The answer to the TurnRequest with the same turn."""
 
+    @_builtins.property
+    def clock(self) -> Global___ClockReport:
+        """A worker's measure of a hosted bot still thinking (service-token streams only)."""
+
     def __init__(
         self,
         *,
         join: Global___Join | None = ...,
         answer: Global___Answer | None = ...,
+        clock: Global___ClockReport | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["answer", b"answer", "join", b"join", "kind", b"kind"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["answer", b"answer", "clock", b"clock", "join", b"join", "kind", b"kind"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["answer", b"answer", "join", b"join", "kind", b"kind"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["answer", b"answer", "clock", b"clock", "join", b"join", "kind", b"kind"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["join", "answer"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["join", "answer", "clock"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
 Global___BotMessage: _TypeAlias = BotMessage  # noqa: Y015
+
+@_typing.final
+class ClockReport(_message.Message):
+    """What a hosted bot's relay tells the referee about the decision it is thinking over: sent
+    every half CPU deadline of wall time while it thinks, and at once when its CPU time passes
+    the deadline. The referee reads it only on a stream carrying the service token, for a
+    seat on a CPU clock; anywhere else it is ignored.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TURN_FIELD_NUMBER: _builtins.int
+    CPU_S_FIELD_NUMBER: _builtins.int
+    WAIT_S_FIELD_NUMBER: _builtins.int
+    turn: _builtins.int
+    """The turn being thought over."""
+    cpu_s: _builtins.float
+    """CPU seconds (user + system, the bot's whole process tree) since the turn was delivered."""
+    wait_s: _builtins.float
+    """Seconds the bot's processes waited for a core (runnable, not running) since then: the
+    platform's load, not the bot's doing.
+    """
+    def __init__(
+        self,
+        *,
+        turn: _builtins.int = ...,
+        cpu_s: _builtins.float = ...,
+        wait_s: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cpu_s", b"cpu_s", "turn", b"turn", "wait_s", b"wait_s"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ClockReport: _TypeAlias = ClockReport  # noqa: Y015
 
 @_typing.final
 class Join(_message.Message):
@@ -315,6 +371,7 @@ class Answer(_message.Message):
     INDEX_FIELD_NUMBER: _builtins.int
     ACTION_FIELD_NUMBER: _builtins.int
     ERROR_FIELD_NUMBER: _builtins.int
+    CPU_S_FIELD_NUMBER: _builtins.int
     turn: _builtins.int
     """The turn of the TurnRequest answered. An answer for any other turn is refused with a
     Notice (FAILED_PRECONDITION) and changes nothing.
@@ -324,6 +381,11 @@ class Answer(_message.Message):
     error: _builtins.str
     """The bot failed to decide (its code raised). Counts as an "exception" fault at once
     instead of waiting for the deadline. The text is for the bot's author.
+    """
+    cpu_s: _builtins.float
+    """CPU seconds the decision took, set by a hosted bot's relay (see ClockReport); what a
+    bot writes here is overwritten by its relay and ignored on streams without the
+    service token.
     """
     @_builtins.property
     def action(self) -> _game_pb2.Action:
@@ -336,13 +398,19 @@ class Answer(_message.Message):
         index: _builtins.int = ...,
         action: _game_pb2.Action | None = ...,
         error: _builtins.str = ...,
+        cpu_s: _builtins.float | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "choice", b"choice", "error", b"error", "index", b"index"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_cpu_s", b"_cpu_s", "action", b"action", "choice", b"choice", "cpu_s", b"cpu_s", "error", b"error", "index", b"index"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "choice", b"choice", "error", b"error", "index", b"index", "turn", b"turn"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_cpu_s", b"_cpu_s", "action", b"action", "choice", b"choice", "cpu_s", b"cpu_s", "error", b"error", "index", b"index", "turn", b"turn"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__cpu_s: _TypeAlias = _typing.Literal["cpu_s"]  # noqa: Y015
+    _WhichOneofArgType__cpu_s: _TypeAlias = _typing.Literal["_cpu_s", b"_cpu_s"]  # noqa: Y015
     _WhichOneofReturnType_choice: _TypeAlias = _typing.Literal["index", "action", "error"]  # noqa: Y015
     _WhichOneofArgType_choice: _TypeAlias = _typing.Literal["choice", b"choice"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__cpu_s) -> _WhichOneofReturnType__cpu_s | None: ...
+    @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType_choice) -> _WhichOneofReturnType_choice | None: ...
 
 Global___Answer: _TypeAlias = Answer  # noqa: Y015
@@ -472,6 +540,7 @@ class TurnRequest(_message.Message):
     MOVE_LIMIT_S_FIELD_NUMBER: _builtins.int
     BANK_S_FIELD_NUMBER: _builtins.int
     DEADLINE_S_FIELD_NUMBER: _builtins.int
+    WALL_DEADLINE_S_FIELD_NUMBER: _builtins.int
     turn: _builtins.int
     """The match's decision number (1-based); echo it in the Answer."""
     move_limit_s: _builtins.float
@@ -481,7 +550,10 @@ class TurnRequest(_message.Message):
     deadline_s: _builtins.float
     """Seconds from the sending of this message until the referee plays the fallback action
     (the move limit plus the bank, less any time already spent, e.g. before a reconnection).
+    On a CPU clock these are CPU seconds; wall time is bounded by wall_deadline_s.
     """
+    wall_deadline_s: _builtins.float
+    """Set on a CPU clock: wall seconds from the sending of this message until the backstop."""
     @_builtins.property
     def observation(self) -> _game_pb2.Observation:
         """Everything this seat may know now, and nothing more."""
@@ -499,10 +571,11 @@ class TurnRequest(_message.Message):
         move_limit_s: _builtins.float = ...,
         bank_s: _builtins.float = ...,
         deadline_s: _builtins.float = ...,
+        wall_deadline_s: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["observation", b"observation"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank_s", b"bank_s", "deadline_s", b"deadline_s", "legal_actions", b"legal_actions", "move_limit_s", b"move_limit_s", "observation", b"observation", "turn", b"turn"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank_s", b"bank_s", "deadline_s", b"deadline_s", "legal_actions", b"legal_actions", "move_limit_s", b"move_limit_s", "observation", b"observation", "turn", b"turn", "wall_deadline_s", b"wall_deadline_s"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
