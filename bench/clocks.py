@@ -20,6 +20,7 @@ import asyncio
 import json
 import multiprocessing
 import os
+import resource
 import statistics
 import sys
 import time
@@ -32,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee.games import GAMES  # noqa: E402
 from referee.service import Limits, RefereeServer  # noqa: E402
-from skyarena.cputime import TreeClock  # noqa: E402
+from skyarena.cputime import TreeClock, tree_sample  # noqa: E402
 from skyarena.remote.relay import relay  # noqa: E402
 from skyarena.v1 import referee_pb2 as pb  # noqa: E402
 from skyarena.v1 import referee_pb2_grpc as pb_grpc  # noqa: E402
@@ -115,11 +116,23 @@ async def play_one(stub: Any, address: str, mode: str, cpu: bool, measure: bool,
     return status
 
 
+def stack_cpu_s(referee_pid: int | None) -> float:
+    """CPU seconds the whole stack has used so far: this process (the relays), its reaped
+    children (the bots of finished matches) and the referee's process. Unlike a throughput,
+    this does not move with what else the machine runs."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    referee = tree_sample(referee_pid).cpu_s if referee_pid is not None else 0.0
+    return time.process_time() + children.ru_utime + children.ru_stime + referee
+
+
 async def series(address: str, at_once: int, matches: int, cpu: bool, mode: str = f"think:{THINK}",
-                 measure: bool = True, rounds: int = ROUNDS, game: str = TOY.name) -> dict[str, Any]:
+                 measure: bool = True, rounds: int = ROUNDS, game: str = TOY.name,
+                 referee_pid: int | None = None) -> dict[str, Any]:
     from grpc import aio
 
     faults = voids = decisions = 0
+    void_reasons: list[str] = []
+    cpu_before = stack_cpu_s(referee_pid)
     async with aio.insecure_channel(address) as channel:
         stub = pb_grpc.RefereeStub(channel)
         todo = list(range(matches))
@@ -132,13 +145,14 @@ async def series(address: str, at_once: int, matches: int, cpu: bool, mode: str 
                 status = await play_one(stub, address, mode, cpu, measure, rounds=rounds, game=game)
                 if status.state == pb.MATCH_STATE_ABORTED:
                     voids += 1
+                    void_reasons.append(status.end.reason)
                 faults += sum(1 for f in status.end.faults if f.kind == "timeout")
                 decisions += status.decisions
 
         await asyncio.gather(*(lane() for _ in range(at_once)))
         seconds = time.perf_counter() - started
-    return {"matches": matches, "time_faults": faults, "platform_voids": voids, "decisions": decisions,
-            "seconds": seconds}
+    return {"matches": matches, "time_faults": faults, "platform_voids": voids, "void_reasons": void_reasons,
+            "decisions": decisions, "seconds": seconds, "cpu_s": stack_cpu_s(referee_pid) - cpu_before}
 
 
 async def cutoff(address: str, mode: str) -> float:
@@ -154,21 +168,28 @@ async def cutoff(address: str, mode: str) -> float:
     return max(c[key] for c in charges)
 
 
-def overhead(address: str, pairs: int) -> tuple[dict[str, list[float]], float]:
+def overhead(referee: Referee, pairs: int) -> dict[str, Any]:
     """Decisions per second of quick bots with the measuring (CPU clocks, the relay sampling
-    /proc twice a decision) and without (wall clocks, no sampling), in alternating series
-    so the machine's load falls on both alike; the median of the pairs' ratios. The game is
-    Skybirds, whose first-legal-action matches run about a thousand decisions, so a bot
-    process's start-up (a fifth of a second) does not hide the per-decision cost."""
+    /proc at each answer) and without (wall clocks, no sampling), in alternating series so
+    the machine's load falls on both alike: the median of the pairs' ratios
+    (``overhead_ratio``). The game is Skybirds, whose first-legal-action matches run about a
+    thousand decisions, so a bot process's start-up (a fifth of a second) does not hide the
+    per-decision cost. The same series also give decisions per CPU second of the whole
+    stack (relays, bots, referee; ``overhead_ratio_cpu``): what the measuring costs in CPU,
+    which the load of other work on the machine does not blur as it blurs a throughput."""
     rates: dict[str, list[float]] = {"measured": [], "bare": []}
-    ratios = []
+    per_cpu: dict[str, list[float]] = {"measured": [], "bare": []}
+    ratios, cpu_ratios = [], []
     for _ in range(pairs):
         for kind in ("measured", "bare"):
-            run = asyncio.run(series(address, 3, 3, cpu=kind == "measured", mode="think:0",
-                                     measure=kind == "measured", game=OVERHEAD_GAME))
+            run = asyncio.run(series(referee.address, 3, 3, cpu=kind == "measured", mode="think:0",
+                                     measure=kind == "measured", game=OVERHEAD_GAME, referee_pid=referee.process.pid))
             rates[kind].append(run["decisions"] / run["seconds"])
+            per_cpu[kind].append(run["decisions"] / run["cpu_s"])
         ratios.append(rates["measured"][-1] / rates["bare"][-1])
-    return rates, statistics.median(ratios)
+        cpu_ratios.append(per_cpu["measured"][-1] / per_cpu["bare"][-1])
+    return {"decisions_per_s": rates, "decisions_per_cpu_s": per_cpu, "overhead_ratio": statistics.median(ratios),
+            "overhead_ratio_cpu": statistics.median(cpu_ratios)}
 
 
 def main() -> None:
@@ -182,7 +203,7 @@ def main() -> None:
     referee = Referee()
     out: dict[str, Any] = {"move_s": MOVE_S, "think_s": THINK, "wall_backstop": BACKSTOP, "rounds": ROUNDS,
                            "cores": len(os.sched_getaffinity(0)), "load_before": os.getloadavg()[0],
-                           "matches": {}, "time_faults": {}, "platform_voids": {}}
+                           "matches": {}, "time_faults": {}, "platform_voids": {}, "void_reasons": {}}
     try:
         for clock in ("wall", "cpu"):
             for at_once in (3, 6):
@@ -190,10 +211,11 @@ def main() -> None:
                 out["matches"].setdefault(clock, {})[str(at_once)] = run["matches"]
                 out["time_faults"].setdefault(clock, {})[str(at_once)] = run["time_faults"]
                 out["platform_voids"].setdefault(clock, {})[str(at_once)] = run["platform_voids"]
+                out["void_reasons"].setdefault(clock, {})[str(at_once)] = sorted(set(run["void_reasons"]))
         out["spin_cutoff_s"] = asyncio.run(cutoff(referee.address, "spin"))
         out["sleep_cutoff_s"] = asyncio.run(cutoff(referee.address, "sleep"))
         out["cutoff_configured"] = {"spin_s": 0.5, "sleep_s": 0.5 * BACKSTOP}
-        out["decisions_per_s"], out["overhead_ratio"] = overhead(referee.address, pairs=args.overhead_pairs)
+        out.update(overhead(referee, pairs=args.overhead_pairs))
         out["load_after"] = os.getloadavg()[0]
     finally:
         referee.close()

@@ -17,7 +17,8 @@ checked the same way against the outcomes' own order.
 A step's text follows the visibility of the view it is shown with, exactly as the Arena's
 public replay does (`referee.match.public_steps`): the spectator reads each move as the
 game's rules make it public and the faults without their reasons; a seat's view adds that
-seat's own moves and fault reasons. No view's text names the seed or a chance outcome (a
+seat's own moves and fault reasons. Every view's text gives the time each decider was charged
+(its clock, wall or CPU, as the match record keeps it). No view's text names the seed or a chance outcome (a
 die rolled behind a screen, a card dealt): the picture beside it would show it as ``?``.
 """
 
@@ -33,7 +34,7 @@ from referee.games import GAMES, ReplayError, State, make
 from referee.games.core import replay as replay_io
 from referee.games.core import visibility
 from referee.games.core.views import private_copy
-from referee.match.public_steps import fault_text, moves_text, public_fault, told_moves
+from referee.match.public_steps import charges_text, fault_text, moves_text, public_charges, public_fault, told_moves
 
 CHECKPOINT_EVERY = 64
 
@@ -87,6 +88,7 @@ class ReplayViews:
         # _chance[n]: the outcomes recorded after move n (index 0: those of the setup).
         self._chance: list[list[tuple[str, Any]]] = [[]]
         self._faults: dict[int, list[dict[str, Any]]] = {}
+        self._charges: dict[int, list[dict[str, Any]]] = {}  # step -> the time its deciders were charged
         self._chance_in_order = chance_in_order
         self._unplaced_chance: list[tuple[str, Any]] = []  # chance_in_order=False: the outcomes, in their order
         self.result: dict[str, Any] | None = None
@@ -103,6 +105,8 @@ class ReplayViews:
             elif kind == "match":
                 for fault in record.get("faults") or []:
                     self._faults.setdefault(int(fault["turn"]), []).append(fault)
+                for charge in record.get("charges") or []:
+                    self._charges.setdefault(int(charge["turn"]), []).append(charge)
         spec = GAMES.get(self.game)
         self.version_note = ""
         if spec is not None and self.header.get("version") not in (None, spec.version):
@@ -167,6 +171,9 @@ class ReplayViews:
             moves = [{"seat": seat, "action": own[seat]} if move["seat"] == seat and seat in own else move
                      for move in told]
             lines = [f"move {index}: {moves_text(moves)}"]
+            timing = charges_text(public_charges(self._charges.get(index, [])))
+            if timing:
+                lines.append(timing)
         for fault in self._faults.get(index, []):
             mine = seat is not None and int(fault["seat"]) == seat
             lines.append(fault_text(public_fault(fault)) + (f" — {fault['reason']}" if mine else ""))

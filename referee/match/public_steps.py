@@ -34,6 +34,20 @@ def public_fault(fault: Mapping[str, Any]) -> dict[str, Any]:
             "strike": fault.get("strike"), "forfeit": fault.get("forfeit", False)}
 
 
+def public_charges(charges: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """A step's time as spectators get it: per deciding seat, its clock and what it was charged
+    (the wall time too, on a CPU clock), without the referee's notes (a refused report's why)."""
+    return [{"seat": c["seat"], "clock": c["clock"], "charged_s": c["charged_s"],
+             **({"wall_s": c["wall_s"]} if "wall_s" in c else {})} for c in charges]
+
+
+def charges_text(charges: Iterable[Mapping[str, Any]]) -> str:
+    """``time: seat 0 0.071 s cpu (0.093 s wall); seat 1 0.002 s wall``, or "" for no decisions."""
+    parts = [f"seat {c['seat']} {c['charged_s']:.3f} s {c['clock']}"
+             + (f" ({c['wall_s']:.3f} s wall)" if "wall_s" in c else "") for c in charges]
+    return "time: " + "; ".join(parts) if parts else ""
+
+
 def moves_text(moves: Iterable[Mapping[str, Any]]) -> str:
     return "; ".join(f"seat {m['seat']}: {HIDDEN_TEXT if m.get('hidden') else m['action']}" for m in moves)
 

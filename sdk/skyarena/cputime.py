@@ -14,6 +14,7 @@ figure is exact to 10 ms per process; reaped children are included (cutime/cstim
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 
 PROC = "/proc"
@@ -51,12 +52,7 @@ def _read(path: str) -> bytes | None:
 
 def _cpu_ticks(pid: int) -> int | None:
     text = _read(f"{PROC}/{pid}/stat")
-    if text is None:
-        return None
-    # The command name is in parentheses and may hold spaces: fields start after the last ')'.
-    # After the name: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14).
-    fields = text[text.rindex(b")") + 2:].split()
-    return int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
+    return _ticks_of(text) if text is not None else None
 
 
 def _tasks(pid: int) -> list[str]:
@@ -76,14 +72,7 @@ def _children(pid: int, tasks: list[str]) -> list[int]:
 
 
 def _waited_ns(pid: int, tasks: list[str]) -> int:
-    total = 0
-    for tid in tasks:
-        text = _read(f"{PROC}/{pid}/task/{tid}/schedstat")
-        if text:
-            parts = text.split()
-            if len(parts) > 1:
-                total += int(parts[1])
-    return total
+    return sum(_waited_of(_read(f"{PROC}/{pid}/task/{tid}/schedstat")) for tid in tasks)
 
 
 def tree_sample(root: int) -> CpuSample:
@@ -108,6 +97,108 @@ def tree_sample(root: int) -> CpuSample:
     return CpuSample(cpu_ticks * TICK_S, waited_ns / 1e9)
 
 
+MAX_OPEN_FILES = 32  # /proc files one clock keeps open: a bot with a thousand threads cannot use up the worker's
+REFRESH_S = 0.05     # at an answer, the tree's shape found by the last walk is used for this long
+
+
+def _pread(fd: int) -> bytes | None:
+    try:
+        return os.pread(fd, 4096, 0)
+    except OSError:  # the process is gone (ESRCH): its time is in its parent's cutime once reaped
+        return None
+
+
+class _OpenTree:
+    """The /proc files of a process tree, kept open between samples.
+
+    A walk of the tree (every process's task list and children) is four times the cost of
+    reading two files, and a relay samples at every answer; so a walk finds the tree's
+    processes and threads and opens their ``stat`` and ``schedstat`` files, and a quick
+    sample re-reads those with ``pread``. An open /proc file stays bound to its process:
+    once it is gone the read fails, never reading a stranger that reuses the pid. What a
+    quick sample may miss is a process started since the last walk; its time is counted
+    at the next walk (it is cumulative) or, once reaped, in its parent's, so no CPU time
+    is lost, only charged a decision late."""
+
+    def __init__(self, root: int) -> None:
+        self.root = root
+        self.stat: dict[int, int] = {}     # pid -> fd of /proc/pid/stat
+        self.sched: dict[str, int] = {}    # "pid/tid" -> fd of its schedstat
+        self.walked_at = -REFRESH_S
+
+    def walk(self, now: float) -> CpuSample:
+        """A full walk: every process and thread found now, their files opened, the gone ones closed."""
+        self.walked_at = now
+        cpu_ticks = waited_ns = 0
+        pending, seen, alive, threads = [self.root], set(), set(), set()
+        while pending:
+            pid = pending.pop()
+            if pid in seen:
+                continue
+            seen.add(pid)
+            text = self._stat_text(pid)
+            if text is None:
+                continue
+            alive.add(pid)
+            cpu_ticks += _ticks_of(text)
+            tasks = _tasks(pid)
+            for tid in tasks:
+                key = f"{pid}/{tid}"
+                threads.add(key)
+                fd = self.sched.get(key)
+                if fd is None:
+                    fd = self._open(f"{PROC}/{pid}/task/{tid}/schedstat")
+                if fd is not None:
+                    self.sched[key] = fd
+                waited_ns += _waited_of(_pread(fd) if fd is not None else
+                                        _read(f"{PROC}/{pid}/task/{tid}/schedstat"))
+            pending.extend(_children(pid, tasks))
+        self._forget(set(self.stat) - alive, set(self.sched) - threads)
+        return CpuSample(cpu_ticks * TICK_S, waited_ns / 1e9)
+
+    def quick(self) -> CpuSample:
+        """The processes and threads of the last walk, re-read."""
+        cpu_ticks = sum(_ticks_of(text) for fd in self.stat.values() if (text := _pread(fd)) is not None)
+        waited_ns = sum(_waited_of(_pread(fd)) for fd in self.sched.values())
+        return CpuSample(cpu_ticks * TICK_S, waited_ns / 1e9)
+
+    def close(self) -> None:
+        self._forget(set(self.stat), set(self.sched))
+
+    def _stat_text(self, pid: int) -> bytes | None:
+        fd = self.stat.get(pid)
+        if fd is None:
+            fd = self._open(f"{PROC}/{pid}/stat")
+            if fd is None:
+                return _read(f"{PROC}/{pid}/stat")
+            self.stat[pid] = fd
+        return _pread(fd)
+
+    def _open(self, path: str) -> int | None:
+        if len(self.stat) + len(self.sched) >= MAX_OPEN_FILES:
+            return None  # read by opening each time instead
+        try:
+            return os.open(path, os.O_RDONLY)
+        except OSError:
+            return None
+
+    def _forget(self, pids: set[int], threads: set[str]) -> None:
+        for fd in [*(self.stat.pop(pid) for pid in pids), *(self.sched.pop(key) for key in threads)]:
+            os.close(fd)
+
+
+def _ticks_of(stat: bytes) -> int:
+    # The command name is in parentheses and may hold spaces: fields start after the last ')'.
+    # After the name: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14).
+    fields = stat[stat.rindex(b")") + 2:].split()
+    return int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
+
+
+def _waited_of(schedstat: bytes | None) -> int:
+    parts = schedstat.split() if schedstat else []
+    return int(parts[1]) if len(parts) > 1 else 0
+
+
 class TreeClock:
     """Measures one decision at a time of the process tree under ``root``.
 
@@ -120,20 +211,29 @@ class TreeClock:
 
     def __init__(self, root: int) -> None:
         self.root = root
+        self._tree = _OpenTree(root)
         self._start: CpuSample | None = None
         self._end: CpuSample | None = None  # the sample at the last answer, if the last decision ended so
 
     def start(self) -> None:
-        self._start = self._end if self._end is not None else tree_sample(self.root)
+        self._start = self._end if self._end is not None else self._tree.walk(time.monotonic())
         self._end = None
 
     def used(self) -> CpuSample:
-        """What the tree used since ``start`` so far (zero if never started)."""
-        now = tree_sample(self.root)
+        """What the tree used since ``start`` so far (zero if never started): a full walk, so
+        a child the bot started to think in is found at once."""
+        now = self._tree.walk(time.monotonic())
         return now.since(self._start or now)
 
     def finish(self) -> CpuSample:
-        """What the tree used for the decision that has just been answered; the next starts here."""
-        now = tree_sample(self.root)
+        """What the tree used for the decision that has just been answered; the next starts
+        here. A quick re-read of the files the last walk opened, unless that walk is older
+        than ``REFRESH_S``."""
+        moment = time.monotonic()
+        now = self._tree.walk(moment) if moment - self._tree.walked_at > REFRESH_S else self._tree.quick()
         self._end = now
         return now.since(self._start or now)
+
+    def close(self) -> None:
+        """Close the /proc files kept open (the clock can still be used: it opens them again)."""
+        self._tree.close()

@@ -163,6 +163,8 @@ class WorkerSeat(Seat):
             self.process.kill()
         self.process.wait()
         self.conn.close()
+        if self.clock is not None:
+            self.clock.close()
 
     def _receive(self, kind: str, deadline: float) -> tuple[Any, ...] | None:
         """The worker's next message of this kind by ``deadline`` (perf_counter time), late

@@ -15,7 +15,7 @@ from dashboard.replay_views import ReplayViews
 from referee.games import ReplayError, make
 from referee.games.core import replay as replay_io
 from referee.games.core.playout import random_joint_action
-from referee.match.public_steps import fault_text, moves_text
+from referee.match.public_steps import charges_text, fault_text, moves_text
 from tests.dashboard.playthrough import TABLES
 from workers.arena.public_replay import public_records
 from workers.store.replay_document import replay_document
@@ -191,7 +191,10 @@ def test_the_spectator_view_tells_exactly_what_the_public_replay_tells(game: str
     _, _, state = live_game(game, players, 5)
     records = [*state.replay()]
     fault = {"turn": 1, "seat": 0, "kind": "timeout", "reason": PRIVATE_REASON, "strike": 1, "forfeit": False}
-    records.insert(-1, {"type": "match", "faults": [fault], "forfeited": []})
+    charges = [  # the referee's note on a charge (why a CPU report was refused) is not told
+        {"turn": 1, "seat": 0, "clock": "cpu", "charged_s": 0.0712, "wall_s": 0.0934, "note": PRIVATE_REASON},
+        {"turn": 2, "seat": players - 1, "clock": "wall", "charged_s": 0.25}]
+    records.insert(-1, {"type": "match", "faults": [fault], "forfeited": [], "charges": charges})
     views = ReplayViews(records)
     public = public_records(replay_document(records))
     faults: dict[int, list[str]] = {}
@@ -205,10 +208,13 @@ def test_the_spectator_view_tells_exactly_what_the_public_replay_tells(game: str
         step = views[record["n"]]
         assert board_svg(game, step.view()) == board_svg(game, record["public_view"]), f"step {step.index}"
         told = f"move {step.index}: {moves_text(record['moves'])}" if step.index else f"setup: {players} players"
-        assert step.text() == "\n".join([told, *faults.get(step.index, [])]), f"step {step.index}"
+        timing = [charges_text(record["time"])] if record.get("time") else []
+        assert step.text() == "\n".join([told, *timing, *faults.get(step.index, [])]), f"step {step.index}"
         assert "chance" not in step.text() and "seed" not in step.text()
     assert PRIVATE_REASON not in "".join(views[i].text() for i in range(len(views)))
     assert PRIVATE_REASON in views[1].text(0) and PRIVATE_REASON not in views[1].text(players - 1)
+    assert "time: seat 0 0.071 s cpu (0.093 s wall)" in views[1].text()  # every view shows the charged time
+    assert f"time: seat {players - 1} 0.250 s wall" in views[2].text(0)
     assert any("action" in m for r in steps for m in r["moves"])  # public moves are there to read
     assert chance  # the match drew hidden outcomes, which no spectator text names
 

@@ -8,7 +8,8 @@ visibility rule (`referee.games.core.visibility`: what each game's rules make pu
 hidden move only saying that its seat moved (`referee.match.public_steps`). The seed
 and the ``setup`` option (which would reveal the deal) are left out, as are the chance
 records; faults keep their kind but not their reason (a reason can name a hidden card),
-exactly as spectators get them.
+exactly as spectators get them. Each step carries the time its deciders were charged
+(``time``: seat, clock, seconds), as a chess broadcast shows the clocks.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 from referee.games import make
 from referee.games.core import replay as replay_io
 from referee.games.core import visibility
-from referee.match.public_steps import public_fault, told_moves
+from referee.match.public_steps import public_charges, public_fault, told_moves
 from workers.store import replay_document as stored_replay
 
 
@@ -35,12 +36,15 @@ def public_records(document: Mapping[str, Any]) -> list[dict[str, Any]]:
     faults: dict[int, list[dict[str, Any]]] = {}
     for fault in match.get("faults", []):
         faults.setdefault(int(fault["turn"]), []).append(public_fault(fault))
+    charges: dict[int, list[dict[str, Any]]] = {}
+    for charge in match.get("charges", []):
+        charges.setdefault(int(charge["turn"]), []).append(charge)
     for n, record in enumerate(stored_replay.moves(document), start=1):
         records.extend(faults.get(n, []))
         actions = {int(seat): state.parse_action(int(seat), text) for seat, text in record["actions"].items()}
         state.apply(actions)
         records.append({"type": "step", "n": n, "public_view": state.public_view(),
-                        "moves": told_moves(visible, actions)})
+                        "moves": told_moves(visible, actions), "time": public_charges(charges.get(n, []))})
     end = stored_replay.end(document)
     if "result" in end:
         records.append({"type": "end", "result": end["result"], "forfeited": match.get("forfeited", [])})

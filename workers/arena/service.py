@@ -337,7 +337,9 @@ class ArenaService(pb_grpc.ArenaServicer):
                           request.bank_s or defaults["bank_s"],
                           request.first_move_s or defaults["first_move_s"],
                           request.strike_limit or defaults["strike_limit"],
-                          request.matches_in_flight or defaults["matches_in_flight"])
+                          request.matches_in_flight or defaults["matches_in_flight"],
+                          cpu_clock=request.cpu_clock if request.HasField("cpu_clock") else defaults["cpu_clock"],
+                          wall_backstop=request.wall_backstop or defaults["wall_backstop"])
         with self.db.connection() as conn:
             season = create_season(conn, spec)
             if request.start:

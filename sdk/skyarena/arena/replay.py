@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from referee.match.public_steps import fault_text, moves_text
+from referee.match.public_steps import charges_text, fault_text, moves_text
 from skyarena.v1 import arena_pb2 as pb
 
 from ..results_text import RANKS_IN_JSON, result_line
@@ -43,7 +43,8 @@ def show(match: pb.ArenaMatch, as_json: bool) -> None:
     for record in rows[1:]:
         kind = record["type"]
         if kind == "step" and record["moves"]:
-            click.echo(f"turn {record['n']:>4}  {moves_text(record['moves'])}")
+            timing = charges_text(record.get("time") or [])
+            click.echo(f"turn {record['n']:>4}  {moves_text(record['moves'])}" + (f"  [{timing}]" if timing else ""))
         elif kind == "fault":
             click.echo(f"turn {record['turn']:>4}  {fault_text(record)}")
         elif kind == "end":

@@ -72,6 +72,7 @@ class CpuWatch:
     def close(self) -> None:
         self.turn = None
         self._cancel_timer()
+        self.clock.close()
         for report in self._reports:
             report.cancel()
 

@@ -780,6 +780,8 @@ class CreateSeasonRequest(_message.Message):
     STRIKE_LIMIT_FIELD_NUMBER: _builtins.int
     MATCHES_IN_FLIGHT_FIELD_NUMBER: _builtins.int
     START_FIELD_NUMBER: _builtins.int
+    CPU_CLOCK_FIELD_NUMBER: _builtins.int
+    WALL_BACKSTOP_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     game: _builtins.str
     options_json: _builtins.str
@@ -794,6 +796,10 @@ class CreateSeasonRequest(_message.Message):
     """per ladder; 0: 4"""
     start: _builtins.bool
     """start at once"""
+    cpu_clock: _builtins.bool
+    """Hosted seats charged their own CPU time (unset: true); false puts every seat on a wall clock."""
+    wall_backstop: _builtins.float
+    """With CPU clocks, a decision's wall deadline is this many times its CPU deadline (0: 4; 2-100)."""
     @_builtins.property
     def player_counts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """one ladder each (empty: the game's smallest count)"""
@@ -811,12 +817,16 @@ class CreateSeasonRequest(_message.Message):
         strike_limit: _builtins.int = ...,
         matches_in_flight: _builtins.int = ...,
         start: _builtins.bool = ...,
+        cpu_clock: _builtins.bool | None = ...,
+        wall_backstop: _builtins.float = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_cpu_clock", b"_cpu_clock", "cpu_clock", b"cpu_clock"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bank_s", b"bank_s", "first_move_s", b"first_move_s", "game", b"game", "matches_in_flight", b"matches_in_flight", "move_s", b"move_s", "name", b"name", "options_json", b"options_json", "player_counts", b"player_counts", "start", b"start", "strike_limit", b"strike_limit"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_cpu_clock", b"_cpu_clock", "bank_s", b"bank_s", "cpu_clock", b"cpu_clock", "first_move_s", b"first_move_s", "game", b"game", "matches_in_flight", b"matches_in_flight", "move_s", b"move_s", "name", b"name", "options_json", b"options_json", "player_counts", b"player_counts", "start", b"start", "strike_limit", b"strike_limit", "wall_backstop", b"wall_backstop"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__cpu_clock: _TypeAlias = _typing.Literal["cpu_clock"]  # noqa: Y015
+    _WhichOneofArgType__cpu_clock: _TypeAlias = _typing.Literal["_cpu_clock", b"_cpu_clock"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__cpu_clock) -> _WhichOneofReturnType__cpu_clock | None: ...
 
 Global___CreateSeasonRequest: _TypeAlias = CreateSeasonRequest  # noqa: Y015
 

@@ -98,7 +98,11 @@ def test_submit_smoke_ladder_round_trip_through_the_commands(arena: ArenaUnderTe
     records = replay["records"]  # type: ignore[index]
     assert records[0]["type"] == "header" and "seed" not in records[0]
     assert records[-1]["type"] == "end"
-    assert all(set(r) <= {"type", "n", "public_view", "moves"} for r in records if r["type"] == "step")
+    steps = [r for r in records if r["type"] == "step"]
+    assert all(set(r) <= {"type", "n", "public_view", "moves", "time"} for r in steps)
+    charged = [c for r in steps for c in r.get("time", [])]  # each decision's clock and charged seconds
+    assert charged and all(set(c) <= {"seat", "clock", "charged_s", "wall_s"} and c["charged_s"] >= 0 for c in charged)
+    assert {c["clock"] for c in charged} == {"cpu"}  # hosted seats are on CPU clocks
     assert not any(r["type"] == "chance" for r in records)  # hidden draws never leave the store
 
     status = _json(cli(tmp_path, "status", str(version_id), "--json"))

@@ -94,6 +94,12 @@ def test_organisers_run_seasons_pause_versions_and_issue_tokens(arena: ArenaUnde
     created = arena.call("CreateSeason", pb.CreateSeasonRequest(name="s1", game="sky-team", move_s=2), organiser)
     assert (created.state, list(created.player_counts)) == ("draft", [2])
     assert json.loads(created.summary_json)["move_s"] == 2
+    summary = json.loads(created.summary_json)
+    assert (summary["cpu_clock"], summary["wall_backstop"]) == (True, 4)
+    walled = arena.call("CreateSeason", pb.CreateSeasonRequest(name="s2", game="sky-team", cpu_clock=False,
+                                                               wall_backstop=8), organiser)
+    summary = json.loads(walled.summary_json)
+    assert (summary["cpu_clock"], summary["wall_backstop"]) == (False, 8)
     assert arena.call("StartSeason", pb.SeasonRequest(name="s1"), organiser).state == "active"
     again = _refused(arena.call, "StartSeason", pb.SeasonRequest(name="s1"), organiser)
     assert again.code() == grpc.StatusCode.INVALID_ARGUMENT and "cannot become active" in again.details()

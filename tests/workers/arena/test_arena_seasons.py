@@ -43,6 +43,9 @@ BAD_SEASONS: list[tuple[str, dict[str, Any], list[str], dict[str, Any], str]] = 
     ("a bank above the referee's limit", {"game": "sky-team", "bank_s": 99999},
      ["--game", "sky-team", "--bank", "99999"], {"game": "sky-team", "bank_s": 99999.0},
      "time control bank_s 99999 s is above the referee's limit of 3600 s"),
+    ("a wall backstop below twice the CPU deadline", {"game": "sky-team", "wall_backstop": 1.5},
+     ["--game", "sky-team", "--wall-backstop", "1.5"], {"game": "sky-team", "wall_backstop": 1.5},
+     "wall backstop 1.5 is out of range"),
 ]
 
 
