@@ -27,6 +27,10 @@ DEFAULT_MAX_WALL_BACKSTOP = 100.0
 
 WALL = "wall"
 CPU = "cpu"
+# A decision on a CPU clock that reaches its wall backstop having waited for a core this share
+# of the wall time or more was starved by the machine, not slow by itself: the referee voids
+# the match (the platform's fault), and a local seat is given its time.
+STARVED_SHARE = 0.5
 
 
 @dataclass(frozen=True)

@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import math
 
-from referee.match.clock import CPU, WALL
+from referee.match.clock import CPU, STARVED_SHARE, WALL
 from referee.match.faults import PLATFORM_FAULT
 from skyarena.v1 import referee_pb2 as pb
 
 from .seats import Awaiting, Report, Seat
-
-STARVED_SHARE = 0.5  # waiting for a core this share of the wall time or more: the platform's doing
 
 
 def figure_problem(seat: Seat, cpu_s: float | None) -> str | None:

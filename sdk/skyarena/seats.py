@@ -15,7 +15,9 @@ A worker seat is on a **CPU clock**, as a hosted bot is on the platform: it is c
 CPU time of its process tree (:mod:`skyarena.cputime`), cut off once that passes the
 deadline, and cut off by wall time only at the backstop (``TimeControl.wall_backstop`` times
 the deadline), so an author sees the clock the platform will apply. (On a host without
-Linux /proc it keeps a wall clock.)
+Linux /proc it keeps a wall clock.) A bot that reaches the backstop having waited for a
+core most of that time (the laptop was busy) is given another backstop's worth, where the
+platform would void the match as its own fault.
 
 A seat answers one request at a time, in order. A late answer is discarded when it comes (it
 carries its turn), so a bot that overran starts the next decision late, as a remote bot
@@ -35,7 +37,7 @@ from typing import Any, NamedTuple
 
 from referee.games.core.views import private_copy  # in-process bots share the engine's process
 from referee.match import DecisionRequest, FaultKind
-from referee.match.clock import CPU, DEFAULT_WALL_BACKSTOP, WALL
+from referee.match.clock import CPU, DEFAULT_WALL_BACKSTOP, STARVED_SHARE, WALL
 
 from .bot import Bot, MatchInfo
 from .cputime import TreeClock, supported
@@ -211,7 +213,9 @@ class WorkerSeat(Seat):
         if self.clock is not None:
             self.clock.start()
         self.sent_at = time.perf_counter()
-        self.deadline_at = self.sent_at + request.deadline_s * (wall_backstop if self.clock is not None else 1.0)
+        self.wall_span_s = request.deadline_s * (wall_backstop if self.clock is not None else 1.0)
+        self.deadline_at = self.sent_at + self.wall_span_s
+        self.waited_s = 0.0  # seconds of the decision spent waiting for a core, as of the last look
         self.look_at = self.sent_at + request.deadline_s  # when the CPU deadline could first be reached
         if self.alive:
             self.conn.send(("act", request.turn, request.observation, request.legal_actions))
@@ -242,6 +246,10 @@ class WorkerSeat(Seat):
                                                      "bank"), CPU, elapsed)
             # CPU time grows no faster than wall time for one thread: look again when it could be over.
             self.look_at = now + max(self.cpu_deadline_s - used, MIN_POLL_S)
+        if now >= self.deadline_at and self.clock is not None and self._starved():
+            # The machine, not the bot, held it back (it waited for a core most of the time):
+            # where the referee would void the match, a local seat is given its time instead.
+            self.deadline_at = now + self.wall_span_s
         if now >= self.deadline_at:
             self.busy = True
             if self.clock is not None:
@@ -250,6 +258,14 @@ class WorkerSeat(Seat):
             return self._reply(None, now, (FaultKind.TIMEOUT, f"no answer within {elapsed:.3f} s (the "
                                            "move limit plus what was left of the time bank)"))
         return None
+
+    def _starved(self) -> bool:
+        """Whether the bot waited for a core for most of the wall time since the last backstop."""
+        assert self.clock is not None
+        waited = self.clock.used().wait_s
+        starved = waited - self.waited_s >= STARVED_SHARE * self.wall_span_s
+        self.waited_s = waited
+        return starved
 
     def _reply(self, answer: Any, now: float, fault: FaultReport | None) -> Reply:
         """The reply charged by this seat's clock: the CPU time of its process, or the wall time."""

@@ -1,5 +1,6 @@
 """``skyarena match``: start a match on a running referee and play every seat with a local
-bot process (``python -m skyarena.remote BOT``, so no console script needs to be on PATH)."""
+bot process (``python -m skyarena.remote BOT --stdio``, so no console script needs to be on
+PATH), relayed as a worker relays a hosted bot: on a CPU clock, measured from outside."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from rich.table import Table
 
 from referee.match import TimeControl
 
+from .. import cputime
 from ..cli_support import UserError, console, err_console, prepare_replay_dir
 from .bot_files import bot_cwd, bot_path, checked_bot_factory
 from .fetch_replay import write_status_replay
@@ -48,9 +50,10 @@ def command(game: str, bots: tuple[str, ...], referee: str, service_token: str, 
             timeout: float, replay_dir: Path | None, force: bool, logs_dir: Path | None, as_json: bool) -> None:
     """Start a GAME match on a running referee and play it with BOTS as local processes.
 
-    One process per seat runs `skyarena run BOT` against the referee, in the bot's folder;
-    the result is printed when the match ends. The quickest way to see the whole remote path
-    work."""
+    One process per seat runs `skyarena run BOT --stdio` in the bot's folder, relayed to the
+    referee as a worker relays a hosted bot (on a CPU clock: the bot is charged its own CPU
+    time); the result is printed when the match ends. The quickest way to see the whole
+    remote path work."""
     from ..referee_client import RefereeCallError, start_request
 
     options = checked_options(game, len(bots), option_pairs)
@@ -62,7 +65,7 @@ def command(game: str, bots: tuple[str, ...], referee: str, service_token: str, 
     if logs_dir is not None:
         _make_dir(logs_dir, "--logs-dir")
     request = start_request(game, len(bots), options, TimeControl(move_time, bank, first_move), strikes, list(bots),
-                            seed=seed)
+                            seed=seed, cpu_clock=cputime.supported())
     try:
         summary = asyncio.run(_run_match(request, bots, referee, service_token, timeout, replay_dir, force,
                                          logs_dir))
@@ -102,19 +105,22 @@ async def _run_match(request: Any, bots: tuple[str, ...], referee: str, service_
         kept = logs_dir is not None
         logs = logs_dir if logs_dir is not None else Path(tempfile.mkdtemp(prefix="skyarena-match-"))
         processes = []
+        relays = []
         for seat_token, bot in zip(started.seats, bots):
-            env = dict(os.environ, SKYARENA_SEAT_TOKEN=seat_token.token, SKYARENA_REFEREE=referee)
+            env = dict(os.environ)
             env.pop("SKYARENA_SERVICE_TOKEN", None)  # bots never see the service token
             log_path = logs / f"{started.match_id}-seat{seat_token.seat}.log"
             target = bot_path(bot)
             with open(log_path, "wb") as log_file:
                 proc = await asyncio.create_subprocess_exec(
-                    sys.executable, "-m", "skyarena.remote", target, "--game", request.game,
-                    stdin=asyncio.subprocess.DEVNULL, stdout=log_file, stderr=log_file, env=env,
+                    sys.executable, "-m", "skyarena.remote", target, "--game", request.game, "--stdio",
+                    stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=log_file, env=env,
                     cwd=bot_cwd(target),
                 )
             processes.append((seat_token.seat, bot, proc, log_path))
+            relays.append(asyncio.ensure_future(_relay_seat(proc, referee, seat_token.token, service_token)))
         await _wait_or_cancel(client, started.match_id, timeout)
+        await asyncio.gather(*relays, return_exceptions=True)
         status = await client.status(started.match_id, include_replay=replay_dir is not None)
         failed = False
         for seat, bot, proc, log_path in processes:
@@ -150,6 +156,18 @@ async def _run_match(request: Any, bots: tuple[str, ...], referee: str, service_
     if replay_dir is not None and status.replay_jsonl:
         summary["replay"] = str(write_status_replay(status, replay_dir, force))
     return summary
+
+
+async def _relay_seat(proc: asyncio.subprocess.Process, referee: str, token: str, service_token: str) -> None:
+    """A seat as a worker plays it: the bot speaks stdio frames and this relay measures its
+    process tree's CPU time for the referee (the seat's CPU clock), so the clock here is
+    the one the platform applies."""
+    from ..remote.relay import relay
+
+    assert proc.stdout is not None and proc.stdin is not None
+    clock = cputime.TreeClock(proc.pid) if cputime.supported() else None
+    await relay(proc.stdout, proc.stdin, referee, token, cpu_clock=clock,
+                service_token=service_token if clock is not None else None)
 
 
 async def _wait_or_cancel(client: RefereeClient, match_id: str, timeout: float) -> None:
