@@ -222,5 +222,5 @@ def test_the_relay_cuts_off_a_spinning_bot_at_the_cpu_limit_and_a_sleeping_one_a
         # Cut off by its CPU time, not before the limit (how near it: bench/clocks.py, spin_cutoff_s).
         assert charge["charged_s"] >= 0.5 and "s of CPU without answering" in status.end.faults[0].reason
     else:
-        assert charge["wall_s"] == pytest.approx(1.5, rel=0.1) and charge["charged_s"] < 0.1
+        assert charge["wall_s"] >= 1.5 and charge["charged_s"] < 0.1  # at the backstop, not before
         assert "slept or blocked" in status.end.faults[0].reason

@@ -58,7 +58,7 @@ def test_a_local_worker_seat_is_cut_off_by_cpu_time_or_at_the_backstop(mode: str
         assert all(c["charged_s"] >= 0.3 for c in charges)
         assert all("s of CPU without answering" in f.reason for f in record.faults)
     else:
-        assert all(c["wall_s"] == pytest.approx(0.9, rel=0.1) and c["charged_s"] < 0.05 for c in charges)
+        assert all(c["wall_s"] >= 0.9 and c["charged_s"] < 0.05 for c in charges)  # at the backstop, not before
         assert all("slept or blocked" in f.reason for f in record.faults)
 
 
