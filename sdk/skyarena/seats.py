@@ -47,6 +47,7 @@ from .worker import BotSource, FaultReport, Hooks
 
 LOAD_TIMEOUT_S = 60.0   # loading a bot (imports, models) before its first match
 STOP_GRACE_S = 1.0      # a worker asked to stop gets this long before it is killed
+MAX_LATE_LOOKS = 3       # a late look at the backstop extends it this often at most per decision
 MIN_POLL_S = 0.005      # the shortest wait between two looks at a thinking worker's CPU time
 
 
@@ -216,6 +217,7 @@ class WorkerSeat(Seat):
         self.wall_span_s = request.deadline_s * (wall_backstop if self.clock is not None else 1.0)
         self.deadline_at = self.sent_at + self.wall_span_s
         self.waited_s = 0.0  # seconds of the decision spent waiting for a core, as of the last look
+        self.late_looks = 0  # backstops this watcher came late to (bounded: a sleeping bot still ends)
         self.look_at = self.sent_at + request.deadline_s  # when the CPU deadline could first be reached
         if self.alive:
             self.conn.send(("act", request.turn, request.observation, request.legal_actions))
@@ -246,7 +248,7 @@ class WorkerSeat(Seat):
                                                      "bank"), CPU, elapsed)
             # CPU time grows no faster than wall time for one thread: look again when it could be over.
             self.look_at = now + max(self.cpu_deadline_s - used, MIN_POLL_S)
-        if now >= self.deadline_at and self.clock is not None and self._starved():
+        if now >= self.deadline_at and self.clock is not None and self._starved(now):
             # The machine, not the bot, held it back (it waited for a core most of the time):
             # where the referee would void the match, a local seat is given its time instead.
             self.deadline_at = now + self.wall_span_s
@@ -259,11 +261,15 @@ class WorkerSeat(Seat):
                                            "move limit plus what was left of the time bank)"))
         return None
 
-    def _starved(self) -> bool:
-        """Whether the bot waited for a core for most of the wall time since the last backstop."""
+    def _starved(self, now: float) -> bool:
+        """Whether the machine held the bot back since the last backstop: it waited for a core
+        for most of that time, or this watcher itself came that late to look (a loaded
+        machine delays both; the referee likewise blames a relay whose reports stop)."""
         assert self.clock is not None
         waited = self.clock.used().wait_s
-        starved = waited - self.waited_s >= STARVED_SHARE * self.wall_span_s
+        late = now - self.deadline_at >= STARVED_SHARE * self.wall_span_s and self.late_looks < MAX_LATE_LOOKS
+        starved = late or waited - self.waited_s >= STARVED_SHARE * self.wall_span_s
+        self.late_looks += late
         self.waited_s = waited
         return starved
 
