@@ -348,7 +348,7 @@ def outcome_from_status(claimed: queue.ClaimedMatch, status: pb.MatchStatus, run
         seats.append(SeatOutcome(seat=i, version_id=seat.version_id, rank=end.result.ranks[i],
                                  score=end.result.scores[i], faults=faults, strikes=status.seats[i].strikes,
                                  forfeited=i in end.forfeited, unrated=i in end.unrated, log=run.log,
-                                 log_truncated=run.log_truncated))
+                                 log_truncated=run.log_truncated, bot_seed=status.seats[i].bot_seed))
     return MatchOutcome(
         match_id=claimed.match_id, seats=tuple(seats), end_reason=end.result.reason, replay=document,
         state_hash=stored_replay.end(document).get("hash", ""), referee=referee,

@@ -21,6 +21,7 @@ from rich.table import Table
 from referee.games import GAMES, SkyarenaError, spec
 from referee.games.core import replay as replay_io
 from referee.match import TimeControl, verify_match_replay
+from referee.match import participant as participant_replay
 
 from .cli_support import (
     UserError,
@@ -62,6 +63,8 @@ PLATFORM_COMMANDS: dict[str, tuple[str, str]] = {
     "standings": ("skyarena.arena.standings", "Show a season's ladders on the Arena."),
     "matches": ("skyarena.arena.matches", "List a version's matches on the Arena."),
     "logs": ("skyarena.arena.logs", "Print your bot's log from a match on the Arena."),
+    "reproduce": ("skyarena.commands.reproduce",
+                  "Re-run your bot on its seat of a platform match and compare every decision, or fork it."),
     "demo": ("workers.commands.demo", "The whole platform locally: a season per game, house bots, dashboard."),
 }
 
@@ -219,11 +222,28 @@ def docs(game: str) -> None:
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--verify", is_flag=True, help="Re-play every move and check chance outcomes and the final hash.")
 @click.option("--json", "as_json", is_flag=True, help="With a MATCH_ID: print the public replay as JSON.")
-def replay(file: Path, verify: bool, as_json: bool) -> None:
+@click.option("--mine", is_flag=True,
+              help="With a MATCH_ID: download your seat's participant's replay (full record, bot seed, decisions).")
+@click.option("--seat", type=click.IntRange(min=0), help="With --mine: the seat (default: your bot's seat).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --mine: the file to write (default: MATCH_ID-seatN.jsonl here).")
+@click.option("--force", is_flag=True, help="With --mine: replace the file if it exists.")
+def replay(file: Path, verify: bool, as_json: bool, mine: bool, seat: int | None, out: Path | None,
+           force: bool) -> None:
     """Show a replay (.jsonl) turn by turn, or a platform match's public replay (FILE: a match id)."""
+    if mine:
+        from .arena import participant
+
+        path, records = participant.download(str(file), seat, out, force, None, None)
+        about = participant_replay.participant(records)
+        click.echo(f"wrote {path}: seat {about['seat']}, {about['decisions']} decisions, bot seed "
+                   f"{about['bot_seed']}; check it with skyarena replay {path} --verify, re-run your bot with "
+                   f"skyarena reproduce {path} BOT_DIR")
+        return
     if not file.exists() and file.suffix != ".jsonl":  # a match id: fetch its public replay from the Arena
         if verify:
-            raise UserError("--verify needs a replay file: a platform match's public replay holds no hidden moves")
+            raise UserError("--verify needs a replay file: a platform match's public replay holds no hidden moves; "
+                            "skyarena replay MATCH_ID --mine downloads your seat's full one")
         from .arena import replay as arena_replay
 
         arena_replay.show(arena_replay.fetch(str(file)), as_json)
@@ -251,12 +271,22 @@ def replay(file: Path, verify: bool, as_json: bool) -> None:
                 click.echo(f"fault: turn {fault['turn']}, seat {fault['seat']}: {fault['kind']} — {fault['reason']}")
             if record.get("forfeited"):
                 click.echo(f"forfeited: seats {record['forfeited']}")
+        elif kind == "participant":
+            click.echo(f"participant's replay of seat {record['seat']} ({record['bot'].get('bot')} "
+                       f"v{record['bot'].get('version')}), bot seed {record['bot_seed']}, "
+                       f"{record['decisions']} decisions")
     if verify:
+        own = any(r["type"] == "participant" for r in records)
         try:
-            state = verify_match_replay(records)
+            if own:
+                state, seat_decisions = participant_replay.verify_participant_replay(records)
+            else:
+                state, seat_decisions = verify_match_replay(records), 0
         except SkyarenaError as exc:
             raise UserError(f"verification failed: {exc}") from None
-        click.echo(f"verified: {state.decisions} decisions re-played, final hash {state.state_hash()} matches")
+        click.echo(f"verified: {state.decisions} decisions re-played, final hash {state.state_hash()} matches"
+                   + (f"; the seat's {seat_decisions} decisions (observations, answers, faults) match the re-play"
+                      if own else ""))
 
 
 @main.command()

@@ -43,12 +43,25 @@ def play_match(
     match_id: str = "",
 ) -> MatchRecord:
     """Play one match; seat i is ``bots[i]`` (a Bot object is called in this process)."""
+    return play_from(make(game, len(bots), seed, options), bots, time_control, strike_limit, match_id)
+
+
+def play_from(
+    state: State,
+    bots: Sequence[Bot | Seat],
+    time_control: TimeControl | None = None,
+    strike_limit: int = DEFAULT_STRIKES,
+    match_id: str = "",
+    infos: Sequence[MatchInfo] | None = None,
+) -> MatchRecord:
+    """Play ``state`` to its end, a fresh match or a position part-way (a fork of a recorded match);
+    ``infos`` are what each seat's bot is told at its start (default: ``match_infos``)."""
+    game = state.game
     seats = [bot if isinstance(bot, Seat) else InProcessSeat(bot, game) for bot in bots]
-    state = make(game, len(seats), seed, options)
     control = time_control or DEFAULT_TIME
     runner = MatchRunner(state, control, strike_limit, match_id=match_id,
                          cpu_seats=[i for i, seat in enumerate(seats) if seat.cpu_clock])
-    infos = match_infos(state, match_id)
+    infos = list(infos) if infos is not None else match_infos(state, match_id)
     hook_limit = control.first_move_s or control.move_s
     for seat, player in enumerate(seats):
         player.new_match()

@@ -49,6 +49,7 @@ from .auth import AUTHOR_SCOPES, ORGANISER_SCOPES, authenticate, is_organiser, r
 from .errors import BadRequest, CallRefused
 from .intake import Dispatch, Intake, receive
 from .metrics import ArenaMetrics
+from .participant_replay import participant_jsonl
 from .public_replay import public_jsonl
 from .rate_limits import SubmissionGate
 from .statuses import status_of
@@ -125,6 +126,26 @@ def _match(conn: Any, match_id: str) -> Row:
     if row is None:
         raise NotFound(f"there is no match {match_id!r}: `skyarena matches VERSION` lists a version's matches")
     return row
+
+
+def _own_seat(conn: Any, account: Account, match_id: str, seat: int, what: str) -> Row:
+    """The caller's seat of a match: ``seat`` if it is theirs, or (``seat`` < 0) their first one.
+    Organisers too may open only their own: a seat's log and seed may hold its author's secrets."""
+    seats = matches.match_participants(conn, match_id)
+    if seat >= 0:
+        chosen = [s for s in seats if s["seat"] == seat]
+        if not chosen:
+            raise NotFound(f"match {match_id} has no seat {seat} (it has {len(seats)}: 0..{len(seats) - 1})")
+    else:
+        chosen = [s for s in seats if s["account_id"] == account.id]
+        if not chosen:
+            raise CallRefused(grpc.StatusCode.PERMISSION_DENIED,
+                              f"none of your bots played match {match_id}: you may read only {what}")
+    if chosen[0]["account_id"] != account.id:
+        raise CallRefused(grpc.StatusCode.PERMISSION_DENIED,
+                          f"seat {chosen[0]['seat']} of match {match_id} is another account's bot: you may read "
+                          f"only {what}")
+    return chosen[0]
 
 
 def _limit(requested: int) -> int:
@@ -290,22 +311,7 @@ class ArenaService(pb_grpc.ArenaServicer):
         account = self._author(context)
         with self.db.connection() as conn:
             row = _match(conn, request.match_id)
-            seats = matches.match_participants(conn, request.match_id)
-            if request.seat >= 0:
-                chosen = [s for s in seats if s["seat"] == request.seat]
-                if not chosen:
-                    raise NotFound(f"match {request.match_id} has no seat {request.seat}")
-            else:
-                chosen = [s for s in seats if s["account_id"] == account.id]
-                if not chosen:
-                    raise CallRefused(grpc.StatusCode.PERMISSION_DENIED,
-                                      f"none of your bots played match {request.match_id}: you may read only "
-                                      "your own bots' logs")
-            seat = chosen[0]
-            if seat["account_id"] != account.id:  # organisers too: a log may hold the author's own secrets
-                raise CallRefused(grpc.StatusCode.PERMISSION_DENIED,
-                                  f"seat {seat['seat']} of match {request.match_id} is another account's bot: "
-                                  "you may read only your own bots' logs")
+            seat = _own_seat(conn, account, request.match_id, request.seat, "your own bots' logs")
             found = matches.bot_log(conn, request.match_id, seat["seat"])
         if found is None and row["status"] == "void":
             raise NotFound(f"match {request.match_id} is void ({row['void_reason'] or 'not played'}): it never "
@@ -317,6 +323,34 @@ class ArenaService(pb_grpc.ArenaServicer):
             return pb.BotLog(match_id=request.match_id, seat=seat["seat"], version_id=seat["version_id"])
         return pb.BotLog(match_id=request.match_id, seat=seat["seat"], version_id=found["version_id"],
                          log=bytes(found["log"]), truncated=found["truncated"])
+
+    @_call
+    def GetParticipantReplay(self, request: pb.ParticipantReplayRequest,
+                             context: grpc.ServicerContext) -> pb.ParticipantReplay:
+        account = self._author(context)
+        match_id = request.match_id
+        with self.db.connection() as conn:
+            row = _match(conn, match_id)
+            seat = _own_seat(conn, account, match_id, request.seat, "the replays of your own bots' seats")
+            if row["status"] == "void":
+                raise CallRefused(grpc.StatusCode.FAILED_PRECONDITION,
+                                  f"match {match_id} is void ({row['void_reason'] or 'not played'}): it never "
+                                  "finished, so it has no replay; `skyarena matches VERSION` lists the finished ones")
+            if row["status"] != "finished":
+                raise CallRefused(grpc.StatusCode.FAILED_PRECONDITION,
+                                  f"match {match_id} is {row['status']}: a participant's replay exists once it has "
+                                  "finished; ask again then")
+            data = matches.replay_data(conn, match_id)
+            bot_seed = matches.bot_seed(conn, match_id, seat["seat"])
+            version = versions.version(conn, seat["version_id"])
+        if data is None:
+            raise NotFound(f"match {match_id} finished, but its replay is no longer stored (purged): there is "
+                           "nothing to replay; `skyarena matches VERSION` lists the matches that keep theirs")
+        bot = {"version_id": seat["version_id"], "bot": seat["bot"], "version": seat["version"],
+               "archive_sha256": version["archive_sha256"]}
+        jsonl = participant_jsonl(decompress_replay(data), seat["seat"], match_id=match_id, bot_seed=bot_seed, bot=bot)
+        return pb.ParticipantReplay(match_id=match_id, seat=seat["seat"], version_id=seat["version_id"],
+                                    replay_jsonl=jsonl)
 
     # ----- organisers -------------------------------------------------------------------
     def _season_info(self, conn: Any, season: Season) -> pb.SeasonInfo:

@@ -80,6 +80,14 @@ def replay_data(conn: Conn, match_id: str) -> bytes | None:
     return bytes(row["data"]) if row else None
 
 
+def bot_seed(conn: Conn, match_id: str, seat: int) -> int | None:
+    """The seed the referee gave a seat's bot (None: not stored, as for matches before it was kept).
+    Private to the seat's owner, like its log."""
+    row = conn.execute("SELECT bot_seed FROM participants WHERE match_id = %s AND seat = %s",
+                       (match_id, seat)).fetchone()
+    return None if row is None or row["bot_seed"] is None else int(row["bot_seed"])
+
+
 def bot_log(conn: Conn, match_id: str, seat: int) -> Row | None:
     """A hosted seat's stderr for one match, with the account of its bot: show it only to that author."""
     return conn.execute("""SELECT l.seat, l.version_id, l.log, l.truncated, b.account_id FROM bot_logs l

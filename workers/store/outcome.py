@@ -26,6 +26,7 @@ class SeatOutcome:
     unrated: bool = False     # excused by the match record (a co-op partner of a faulty seat)
     log: bytes = b""          # the hosted bot's stderr, already capped by the sandbox
     log_truncated: bool = False
+    bot_seed: int | None = None  # the seed the referee gave the seat's bot (Welcome.bot_seed): its owner's only
 
 
 @dataclass(frozen=True)

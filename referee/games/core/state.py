@@ -96,6 +96,15 @@ class State(ABC):
         """The options a bot may be told: all but ``setup``, which would reveal the deal."""
         return {k: v for k, v in self.options.items() if k != "setup"}
 
+    def with_fresh_chance(self, seat: int, seed: int) -> State:
+        """A clone that goes on with fresh chance from here: whatever ``seat`` cannot see is redrawn
+        (``resample_hidden``, consistent with all it has seen) and the dice re-keyed by ``seed``.
+        Forks of a recorded match (``skyarena reproduce --fork-at --games N``) play on from it."""
+        self._check_seat(seat, "with_fresh_chance")
+        twin = self.resample_hidden(seat, CounterRng(seed))
+        twin._rng = CounterRng(seed, counter=1 << 32)  # a stream apart from the one the redraw used
+        return twin
+
     def is_over(self) -> bool:
         return not self.to_move()
 

@@ -767,6 +767,61 @@ class BotLog(_message.Message):
 Global___BotLog: _TypeAlias = BotLog  # noqa: Y015
 
 @_typing.final
+class ParticipantReplayRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    seat: _builtins.int
+    """The seat (0 and up); -1: the caller's only seat in the match (their lowest, if several)."""
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        seat: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ParticipantReplayRequest: _TypeAlias = ParticipantReplayRequest  # noqa: Y015
+
+@_typing.final
+class ParticipantReplay(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_ID_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    VERSION_ID_FIELD_NUMBER: _builtins.int
+    REPLAY_JSONL_FIELD_NUMBER: _builtins.int
+    match_id: _builtins.str
+    seat: _builtins.int
+    version_id: _builtins.int
+    replay_jsonl: _builtins.str
+    """JSON lines: the referee's records (header with seed and options, moves, chance, end, match),
+    then a "participant" record (seat, bot_seed, the options the bot was told, its bot), then one
+    "decision" record per decision of the seat. `skyarena replay FILE --verify` checks it.
+    """
+    def __init__(
+        self,
+        *,
+        match_id: _builtins.str = ...,
+        seat: _builtins.int = ...,
+        version_id: _builtins.int = ...,
+        replay_jsonl: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_id", b"match_id", "replay_jsonl", b"replay_jsonl", "seat", b"seat", "version_id", b"version_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ParticipantReplay: _TypeAlias = ParticipantReplay  # noqa: Y015
+
+@_typing.final
 class CreateSeasonRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 

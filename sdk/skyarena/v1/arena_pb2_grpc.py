@@ -79,6 +79,11 @@ class ArenaStub:
                 request_serializer=skyarena_dot_v1_dot_arena__pb2.GetBotLogRequest.SerializeToString,
                 response_deserializer=skyarena_dot_v1_dot_arena__pb2.BotLog.FromString,
                 _registered_method=True)
+        self.GetParticipantReplay = channel.unary_unary(
+                '/skyarena.v1.Arena/GetParticipantReplay',
+                request_serializer=skyarena_dot_v1_dot_arena__pb2.ParticipantReplayRequest.SerializeToString,
+                response_deserializer=skyarena_dot_v1_dot_arena__pb2.ParticipantReplay.FromString,
+                _registered_method=True)
         self.CreateSeason = channel.unary_unary(
                 '/skyarena.v1.Arena/CreateSeason',
                 request_serializer=skyarena_dot_v1_dot_arena__pb2.CreateSeasonRequest.SerializeToString,
@@ -185,6 +190,15 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetParticipantReplay(self, request, context):
+        """A finished match as one seat saw it, for that seat's owner only (not even organisers): the
+        referee's full record (setup and chance included), the seat's bot seed, and every observation
+        it received with its answer, time and fault. Other seats' bot seeds and logs are never in it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def CreateSeason(self, request, context):
         """Organiser calls (an organiser token).
         """
@@ -279,6 +293,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.GetBotLog,
                     request_deserializer=skyarena_dot_v1_dot_arena__pb2.GetBotLogRequest.FromString,
                     response_serializer=skyarena_dot_v1_dot_arena__pb2.BotLog.SerializeToString,
+            ),
+            'GetParticipantReplay': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetParticipantReplay,
+                    request_deserializer=skyarena_dot_v1_dot_arena__pb2.ParticipantReplayRequest.FromString,
+                    response_serializer=skyarena_dot_v1_dot_arena__pb2.ParticipantReplay.SerializeToString,
             ),
             'CreateSeason': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateSeason,
@@ -559,6 +578,33 @@ class Arena:
             '/skyarena.v1.Arena/GetBotLog',
             skyarena_dot_v1_dot_arena__pb2.GetBotLogRequest.SerializeToString,
             skyarena_dot_v1_dot_arena__pb2.BotLog.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetParticipantReplay(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/skyarena.v1.Arena/GetParticipantReplay',
+            skyarena_dot_v1_dot_arena__pb2.ParticipantReplayRequest.SerializeToString,
+            skyarena_dot_v1_dot_arena__pb2.ParticipantReplay.FromString,
             options,
             channel_credentials,
             insecure,

@@ -67,6 +67,11 @@ class ArenaStub:
     """A match's result and its PUBLIC replay: what a spectator could have seen, never a seat's hidden information."""
     GetBotLog: _grpc.UnaryUnaryMultiCallable[_arena_pb2.GetBotLogRequest, _arena_pb2.BotLog]
     """A hosted bot's stderr for one match: only the bot's owner may read it."""
+    GetParticipantReplay: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ParticipantReplayRequest, _arena_pb2.ParticipantReplay]
+    """A finished match as one seat saw it, for that seat's owner only (not even organisers): the
+    referee's full record (setup and chance included), the seat's bot seed, and every observation
+    it received with its answer, time and fault. Other seats' bot seeds and logs are never in it.
+    """
     CreateSeason: _grpc.UnaryUnaryMultiCallable[_arena_pb2.CreateSeasonRequest, _arena_pb2.SeasonInfo]
     """Organiser calls (an organiser token)."""
     StartSeason: _grpc.UnaryUnaryMultiCallable[_arena_pb2.SeasonRequest, _arena_pb2.SeasonInfo]
@@ -106,6 +111,11 @@ class ArenaAsyncStub(ArenaStub):
     """A match's result and its PUBLIC replay: what a spectator could have seen, never a seat's hidden information."""
     GetBotLog: _aio.UnaryUnaryMultiCallable[_arena_pb2.GetBotLogRequest, _arena_pb2.BotLog]  # type: ignore[assignment]
     """A hosted bot's stderr for one match: only the bot's owner may read it."""
+    GetParticipantReplay: _aio.UnaryUnaryMultiCallable[_arena_pb2.ParticipantReplayRequest, _arena_pb2.ParticipantReplay]  # type: ignore[assignment]
+    """A finished match as one seat saw it, for that seat's owner only (not even organisers): the
+    referee's full record (setup and chance included), the seat's bot seed, and every observation
+    it received with its answer, time and fault. Other seats' bot seeds and logs are never in it.
+    """
     CreateSeason: _aio.UnaryUnaryMultiCallable[_arena_pb2.CreateSeasonRequest, _arena_pb2.SeasonInfo]  # type: ignore[assignment]
     """Organiser calls (an organiser token)."""
     StartSeason: _aio.UnaryUnaryMultiCallable[_arena_pb2.SeasonRequest, _arena_pb2.SeasonInfo]  # type: ignore[assignment]
@@ -196,6 +206,17 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_arena_pb2.BotLog, _abc.Awaitable[_arena_pb2.BotLog]]:
         """A hosted bot's stderr for one match: only the bot's owner may read it."""
+
+    @_abc_1.abstractmethod
+    def GetParticipantReplay(
+        self,
+        request: _arena_pb2.ParticipantReplayRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.ParticipantReplay, _abc.Awaitable[_arena_pb2.ParticipantReplay]]:
+        """A finished match as one seat saw it, for that seat's owner only (not even organisers): the
+        referee's full record (setup and chance included), the seat's bot seed, and every observation
+        it received with its answer, time and fault. Other seats' bot seeds and logs are never in it.
+        """
 
     @_abc_1.abstractmethod
     def CreateSeason(
