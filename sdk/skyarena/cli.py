@@ -63,6 +63,7 @@ PLATFORM_COMMANDS: dict[str, tuple[str, str]] = {
     "standings": ("skyarena.arena.standings", "Show a season's ladders on the Arena."),
     "matches": ("skyarena.arena.matches", "List a version's matches on the Arena."),
     "logs": ("skyarena.arena.logs", "Print your bot's log from a match on the Arena."),
+    "challenge": ("skyarena.arena.challenge", "Queue unrated challenge matches of your version on the Arena."),
     "reproduce": ("skyarena.commands.reproduce",
                   "Re-run your bot on its seat of a platform match and compare every decision, or fork it."),
     "demo": ("workers.commands.demo", "The whole platform locally: a season per game, house bots, dashboard."),

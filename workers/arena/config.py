@@ -15,9 +15,11 @@ from typing import ClassVar
 from skyarena.settings import Settings, setting
 from workers.arena.archive import ArchiveLimits
 from workers.arena.upload_limits import UploadLimits
+from workers.store.challenges import ChallengeLimits
 
 ARCHIVE_DEFAULTS = ArchiveLimits()
 UPLOAD_DEFAULTS = UploadLimits()
+CHALLENGE_DEFAULTS = ChallengeLimits()
 DAY_S = 86_400
 
 
@@ -50,6 +52,17 @@ class ArenaSettings(Settings):
                                     help="of those calls, how many one account may make at once (the bucket's size)")
     versions_per_day: int = setting(UPLOAD_DEFAULTS.versions_per_day, 1, 1_000_000, unit="versions",
                                     flag="--versions-per-day", help="new versions an account may store in any 24 hours")
+
+    challenges_per_day: int = setting(CHALLENGE_DEFAULTS.per_day, 1, 1_000_000, unit="matches",
+                                      flag="--challenges-per-day",
+                                      help="unrated challenge matches an account may ask for in any 24 hours")
+    challenges_in_flight: int = setting(CHALLENGE_DEFAULTS.in_flight, 1, 10_000, unit="matches",
+                                        flag="--challenges-in-flight",
+                                        help="an account's challenges queued or running at once, so the seasons "
+                                             "never starve")
+
+    def challenge_limits(self) -> ChallengeLimits:
+        return ChallengeLimits(self.challenges_per_day, self.challenges_in_flight)
 
     def archive_limits(self) -> ArchiveLimits:
         return ArchiveLimits(self.max_archive_bytes, self.max_unpacked_bytes, self.max_files)

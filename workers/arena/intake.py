@@ -35,6 +35,7 @@ FORMATS = ("", "tar.gz", "tar", "zip")
 log = EventLog("skyarena.arena")
 
 Dispatch = Callable[[int], None]  # sends a committed version's smoke match to be played
+Enqueue = Callable[[list[str]], object]  # sends committed matches (challenges) to the workers
 
 
 class UploadTooLarge(ArchiveRefused):

@@ -28,7 +28,7 @@ from workers.store.quotas import QUOTA_WINDOW_S, over_quota_frees_in_s
 from .upload_limits import UploadLimits, UploadRefused, UploadSlots, refuse
 
 
-def _when(seconds: float) -> str:
+def when(seconds: float) -> str:
     """``in 42 s (after 19:50:12 UTC)``: a wait a person can act on."""
     wait = max(1, math.ceil(seconds))
     at = datetime.now(UTC) + timedelta(seconds=wait)
@@ -56,7 +56,7 @@ class SubmissionRate:
                 wait = (1.0 - tokens) / self._per_s
                 raise UploadRefused(f"too many submissions: this account may send {self.limits.submission_burst} "
                                     f"at once and {self.limits.submissions_per_hour} an hour; try again "
-                                    f"{_when(wait)}", wait)
+                                    f"{when(wait)}", wait)
             self._buckets[account_id] = (tokens - 1.0, now)
 
 
@@ -67,7 +67,7 @@ def check_version_quota(conn: Conn, account_id: int, limits: UploadLimits) -> No
     frees_in = over_quota_frees_in_s(conn, account_id, limits.versions_per_day)
     if frees_in is not None:
         raise UploadRefused(f"this account stored {limits.versions_per_day} new versions in the last "
-                            f"{QUOTA_WINDOW_S // 3600} hours, the limit: try again {_when(frees_in)}", frees_in)
+                            f"{QUOTA_WINDOW_S // 3600} hours, the limit: try again {when(frees_in)}", frees_in)
 
 
 class SubmissionGate:

@@ -26,9 +26,10 @@ from serving.logs import configure
 from skyarena.v1 import arena_pb2 as pb
 from skyarena.v1 import arena_pb2_grpc as pb_grpc
 from workers.store import Database
+from workers.store.challenges import ChallengeLimits
 
 from .archive import ArchiveLimits
-from .intake import Dispatch
+from .intake import Dispatch, Enqueue
 from .metrics import ArenaMetrics
 from .service import LOGGER_NAME, ArenaService, log
 from .upload_limits import UploadLimits, server_threads
@@ -52,9 +53,11 @@ def configure_logs(level: str = "info", fmt: str = "json") -> None:
 class ArenaServer:
     def __init__(self, db: Database, dispatch: Dispatch, limits: ArchiveLimits | None = None,
                  metrics: ArenaMetrics | None = None, sandbox_backend: str = "auto",
-                 uploads: UploadLimits | None = None) -> None:
+                 uploads: UploadLimits | None = None, enqueue: Enqueue | None = None,
+                 challenge_limits: ChallengeLimits | None = None) -> None:
         self.metrics = metrics or ArenaMetrics()
-        self.service = ArenaService(db, dispatch, limits, self.metrics, sandbox_backend, uploads)
+        self.service = ArenaService(db, dispatch, limits, self.metrics, sandbox_backend, uploads, enqueue,
+                                    challenge_limits)
         self.health = health.HealthServicer()
         self.server: grpc.Server | None = None
         self.port = 0

@@ -31,6 +31,7 @@ from workers.store.accounts import (
     revoke_token,
     token_expiry,
 )
+from workers.store.challenges import ChallengeLimits, ChallengeRefused, queue_challenges
 from workers.store.database import Row
 from workers.store.ladders import frozen_standings, leaderboard, rating_history, version_ladders
 from workers.store.results import decompress_replay
@@ -46,14 +47,15 @@ from workers.store.version_status import pause_version, reinstate_version
 
 from .archive import NAME_PATTERN, ArchiveLimits, ArchiveRefused
 from .auth import AUTHOR_SCOPES, ORGANISER_SCOPES, authenticate, is_organiser, require_owner
+from .challenges import seat_lists as challenge_seats
 from .errors import BadRequest, CallRefused
-from .intake import Dispatch, Intake, receive
+from .intake import Dispatch, Enqueue, Intake, receive
 from .metrics import ArenaMetrics
 from .participant_replay import participant_jsonl
 from .public_replay import public_jsonl
-from .rate_limits import SubmissionGate
+from .rate_limits import SubmissionGate, when
 from .statuses import status_of
-from .upload_limits import UploadLimits, bounded_stream
+from .upload_limits import UploadLimits, UploadRefused, bounded_stream, refuse
 
 LOGGER_NAME = "skyarena.arena"
 log = EventLog(LOGGER_NAME)
@@ -155,8 +157,11 @@ def _limit(requested: int) -> int:
 class ArenaService(pb_grpc.ArenaServicer):
     def __init__(self, db: Database, dispatch: Dispatch, limits: ArchiveLimits | None = None,
                  metrics: ArenaMetrics | None = None, sandbox_backend: str = "auto",
-                 uploads: UploadLimits | None = None) -> None:
+                 uploads: UploadLimits | None = None, enqueue: Enqueue | None = None,
+                 challenge_limits: ChallengeLimits | None = None) -> None:
         self.db = db
+        self.enqueue = enqueue
+        self.challenge_limits = challenge_limits or ChallengeLimits()
         self.limits = limits or ArchiveLimits()
         self.metrics = metrics or ArenaMetrics()
         self.intake = Intake(db, self.limits, dispatch, sandbox_backend)
@@ -351,6 +356,24 @@ class ArenaService(pb_grpc.ArenaServicer):
         jsonl = participant_jsonl(decompress_replay(data), seat["seat"], match_id=match_id, bot_seed=bot_seed, bot=bot)
         return pb.ParticipantReplay(match_id=match_id, seat=seat["seat"], version_id=seat["version_id"],
                                     replay_jsonl=jsonl)
+
+    @_call
+    def Challenge(self, request: pb.ChallengeRequest, context: grpc.ServicerContext) -> pb.ChallengeResponse:
+        account = self._author(context)
+        if self.enqueue is None:
+            raise CallRefused(grpc.StatusCode.UNAVAILABLE, "this Arena queues no matches (it was started without a "
+                                                           "broker): tell the organisers")
+        try:
+            with self.db.connection() as conn:
+                game, seats, seeds = challenge_seats(conn, account, request.version_id, list(request.opponents),
+                                                     request.games or 1)
+                ids = queue_challenges(conn, account.id, game, seats, seeds, self.challenge_limits)
+        except ChallengeRefused as exc:
+            raise refuse(context, UploadRefused(f"{exc}: try again {when(exc.retry_after_s)}"
+                                                if exc.retry_after_s else str(exc), exc.retry_after_s)) from None
+        self.enqueue(ids)
+        log.info("challenges_queued", account=account.name, version_id=request.version_id, matches=len(ids))
+        return pb.ChallengeResponse(match_ids=ids)
 
     # ----- organisers -------------------------------------------------------------------
     def _season_info(self, conn: Any, season: Season) -> pb.SeasonInfo:

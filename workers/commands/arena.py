@@ -50,11 +50,13 @@ def serve_command(listen: str, metrics_listen: str | None, database_url: str | N
         raise UserError(f"arena not started: {exc}") from None
     from workers.arena.tasks import enqueue_smoke
     from workers.celery_app import configure
+    from workers.tasks import enqueue
 
     configure(broker, queue_settings)
     try:
         serve(ArenaServer(db, enqueue_smoke, settings.archive_limits(), sandbox_backend=sandbox,
-                          uploads=settings.upload_limits()),
+                          uploads=settings.upload_limits(), enqueue=enqueue,
+                          challenge_limits=settings.challenge_limits()),
               listen, metrics_listen)
     except OSError as exc:
         raise UserError(f"arena not started: {exc}") from None

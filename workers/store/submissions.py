@@ -24,7 +24,7 @@ from .errors import Conflict, NotFound
 from .versions import store_blob, version
 
 SMOKE_ACCOUNT = "house"
-SMOKE_OPPONENT_NOTE = "the house opponent of smoke matches; never scheduled on a ladder"
+SMOKE_OPPONENT_NOTE = "a house opponent of smoke matches and challenges; never scheduled on a ladder"
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,12 @@ def submit_version(conn: Conn, account: str, bot: str, game: str, archive: bytes
 
 def smoke_opponent(conn: Conn, game: str, archive: bytes, manifest: dict[str, Any]) -> int:
     """The house version that plays every smoke match of ``game`` (paused: it never enters a ladder)."""
+    return house_opponent(conn, game, f"{game}-smoke-opponent", archive, manifest)
+
+
+def house_opponent(conn: Conn, game: str, name: str, archive: bytes, manifest: dict[str, Any]) -> int:
+    """A paused house version (bot ``name``) that smoke matches and challenges seat, never a ladder."""
     owner = account_id(conn, SMOKE_ACCOUNT)
-    name = f"{game}-smoke-opponent"
     bot = conn.execute("INSERT INTO bots (account_id, name, game) VALUES (%s, %s, %s) ON CONFLICT (account_id, name)"
                        " DO UPDATE SET name = excluded.name RETURNING id", (owner, name, game)).fetchone()
     assert bot is not None

@@ -509,7 +509,7 @@ class MatchSummary(_message.Message):
     FINISHED_AT_FIELD_NUMBER: _builtins.int
     match_id: _builtins.str
     kind: _builtins.str
-    """rated | smoke"""
+    """rated | smoke | challenge"""
     season: _builtins.str
     """empty for a smoke match"""
     game: _builtins.str
@@ -820,6 +820,58 @@ class ParticipantReplay(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ParticipantReplay: _TypeAlias = ParticipantReplay  # noqa: Y015
+
+@_typing.final
+class ChallengeRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERSION_ID_FIELD_NUMBER: _builtins.int
+    OPPONENTS_FIELD_NUMBER: _builtins.int
+    GAMES_FIELD_NUMBER: _builtins.int
+    version_id: _builtins.int
+    """the challenging version (seat 0 of the first game)"""
+    games: _builtins.int
+    """how many matches (0: 1); seats rotate between them"""
+    @_builtins.property
+    def opponents(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Each opponent: a version id, or a house bot's name (random, heuristic). 1 + opponents seats."""
+
+    def __init__(
+        self,
+        *,
+        version_id: _builtins.int = ...,
+        opponents: _abc.Iterable[_builtins.str] | None = ...,
+        games: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["games", b"games", "opponents", b"opponents", "version_id", b"version_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ChallengeRequest: _TypeAlias = ChallengeRequest  # noqa: Y015
+
+@_typing.final
+class ChallengeResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MATCH_IDS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def match_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """queued; `ListMatches` shows them with kind "challenge" """
+
+    def __init__(
+        self,
+        *,
+        match_ids: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["match_ids", b"match_ids"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ChallengeResponse: _TypeAlias = ChallengeResponse  # noqa: Y015
 
 @_typing.final
 class CreateSeasonRequest(_message.Message):

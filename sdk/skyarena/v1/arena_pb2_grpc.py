@@ -84,6 +84,11 @@ class ArenaStub:
                 request_serializer=skyarena_dot_v1_dot_arena__pb2.ParticipantReplayRequest.SerializeToString,
                 response_deserializer=skyarena_dot_v1_dot_arena__pb2.ParticipantReplay.FromString,
                 _registered_method=True)
+        self.Challenge = channel.unary_unary(
+                '/skyarena.v1.Arena/Challenge',
+                request_serializer=skyarena_dot_v1_dot_arena__pb2.ChallengeRequest.SerializeToString,
+                response_deserializer=skyarena_dot_v1_dot_arena__pb2.ChallengeResponse.FromString,
+                _registered_method=True)
         self.CreateSeason = channel.unary_unary(
                 '/skyarena.v1.Arena/CreateSeason',
                 request_serializer=skyarena_dot_v1_dot_arena__pb2.CreateSeasonRequest.SerializeToString,
@@ -199,6 +204,16 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Challenge(self, request, context):
+        """Unrated matches of one of your versions against chosen opponents, played by the workers like
+        rated ones (queue, sandbox, referees) but on no ladder. Authors: their own version against any
+        active version of its game and the house bots; organisers: any versions. Counted against the
+        account's daily quota and its cap in flight (RESOURCE_EXHAUSTED says when one more fits).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def CreateSeason(self, request, context):
         """Organiser calls (an organiser token).
         """
@@ -298,6 +313,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.GetParticipantReplay,
                     request_deserializer=skyarena_dot_v1_dot_arena__pb2.ParticipantReplayRequest.FromString,
                     response_serializer=skyarena_dot_v1_dot_arena__pb2.ParticipantReplay.SerializeToString,
+            ),
+            'Challenge': grpc.unary_unary_rpc_method_handler(
+                    servicer.Challenge,
+                    request_deserializer=skyarena_dot_v1_dot_arena__pb2.ChallengeRequest.FromString,
+                    response_serializer=skyarena_dot_v1_dot_arena__pb2.ChallengeResponse.SerializeToString,
             ),
             'CreateSeason': grpc.unary_unary_rpc_method_handler(
                     servicer.CreateSeason,
@@ -605,6 +625,33 @@ class Arena:
             '/skyarena.v1.Arena/GetParticipantReplay',
             skyarena_dot_v1_dot_arena__pb2.ParticipantReplayRequest.SerializeToString,
             skyarena_dot_v1_dot_arena__pb2.ParticipantReplay.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Challenge(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/skyarena.v1.Arena/Challenge',
+            skyarena_dot_v1_dot_arena__pb2.ChallengeRequest.SerializeToString,
+            skyarena_dot_v1_dot_arena__pb2.ChallengeResponse.FromString,
             options,
             channel_credentials,
             insecure,

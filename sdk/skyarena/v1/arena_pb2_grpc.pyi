@@ -72,6 +72,12 @@ class ArenaStub:
     referee's full record (setup and chance included), the seat's bot seed, and every observation
     it received with its answer, time and fault. Other seats' bot seeds and logs are never in it.
     """
+    Challenge: _grpc.UnaryUnaryMultiCallable[_arena_pb2.ChallengeRequest, _arena_pb2.ChallengeResponse]
+    """Unrated matches of one of your versions against chosen opponents, played by the workers like
+    rated ones (queue, sandbox, referees) but on no ladder. Authors: their own version against any
+    active version of its game and the house bots; organisers: any versions. Counted against the
+    account's daily quota and its cap in flight (RESOURCE_EXHAUSTED says when one more fits).
+    """
     CreateSeason: _grpc.UnaryUnaryMultiCallable[_arena_pb2.CreateSeasonRequest, _arena_pb2.SeasonInfo]
     """Organiser calls (an organiser token)."""
     StartSeason: _grpc.UnaryUnaryMultiCallable[_arena_pb2.SeasonRequest, _arena_pb2.SeasonInfo]
@@ -115,6 +121,12 @@ class ArenaAsyncStub(ArenaStub):
     """A finished match as one seat saw it, for that seat's owner only (not even organisers): the
     referee's full record (setup and chance included), the seat's bot seed, and every observation
     it received with its answer, time and fault. Other seats' bot seeds and logs are never in it.
+    """
+    Challenge: _aio.UnaryUnaryMultiCallable[_arena_pb2.ChallengeRequest, _arena_pb2.ChallengeResponse]  # type: ignore[assignment]
+    """Unrated matches of one of your versions against chosen opponents, played by the workers like
+    rated ones (queue, sandbox, referees) but on no ladder. Authors: their own version against any
+    active version of its game and the house bots; organisers: any versions. Counted against the
+    account's daily quota and its cap in flight (RESOURCE_EXHAUSTED says when one more fits).
     """
     CreateSeason: _aio.UnaryUnaryMultiCallable[_arena_pb2.CreateSeasonRequest, _arena_pb2.SeasonInfo]  # type: ignore[assignment]
     """Organiser calls (an organiser token)."""
@@ -216,6 +228,18 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         """A finished match as one seat saw it, for that seat's owner only (not even organisers): the
         referee's full record (setup and chance included), the seat's bot seed, and every observation
         it received with its answer, time and fault. Other seats' bot seeds and logs are never in it.
+        """
+
+    @_abc_1.abstractmethod
+    def Challenge(
+        self,
+        request: _arena_pb2.ChallengeRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_arena_pb2.ChallengeResponse, _abc.Awaitable[_arena_pb2.ChallengeResponse]]:
+        """Unrated matches of one of your versions against chosen opponents, played by the workers like
+        rated ones (queue, sandbox, referees) but on no ladder. Authors: their own version against any
+        active version of its game and the house bots; organisers: any versions. Counted against the
+        account's daily quota and its cap in flight (RESOURCE_EXHAUSTED says when one more fits).
         """
 
     @_abc_1.abstractmethod

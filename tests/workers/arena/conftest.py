@@ -14,7 +14,7 @@ from workers.referees import Referees
 from workers.store import Database
 
 from ..services import SERVICE_TOKEN, RefereeProcess
-from .support import TEST_LIMITS, ArenaUnderTest, Smokes
+from .support import TEST_CHALLENGES, TEST_LIMITS, ArenaUnderTest, Smokes
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +34,7 @@ def player(db: Database, referee: RefereeProcess) -> Iterator[MatchPlayer]:
 @pytest.fixture
 def arena(db: Database, player: MatchPlayer) -> Iterator[ArenaUnderTest]:
     smokes = Smokes(player)
-    server = ArenaServer(db, smokes.dispatch, TEST_LIMITS)
+    server = ArenaServer(db, smokes.dispatch, TEST_LIMITS, enqueue=smokes.play, challenge_limits=TEST_CHALLENGES)
     port = server.start("127.0.0.1:0")
     channel = grpc.insecure_channel(f"127.0.0.1:{port}")
     try:

@@ -23,12 +23,15 @@ from skyarena.v1 import arena_pb2 as pb
 from skyarena.v1 import arena_pb2_grpc as pb_grpc
 from workers.arena.archive import ArchiveLimits
 from workers.arena.smoke import SmokeResult, run_smoke
-from workers.play import MatchPlayer
+from workers.play import MatchPlayer, play_match
 from workers.store import Database
 from workers.store.accounts import issue_token
+from workers.store.challenges import ChallengeLimits
 
 # Small caps so the bomb and too-many-files archives stay small.
 TEST_LIMITS = ArchiveLimits(max_archive_bytes=256 * 1024, max_unpacked_bytes=1 << 20, max_files=50)
+# A small daily quota, so spending it takes few matches.
+TEST_CHALLENGES = ChallengeLimits(per_day=4, in_flight=3)
 
 GOOD_BOT = b'''from skyarena import Bot
 
@@ -56,6 +59,12 @@ class Smokes:
 
     def dispatch(self, version_id: int) -> None:
         thread = threading.Thread(target=lambda: self.results.append(run_smoke(self.player, version_id)))
+        thread.start()
+        self.threads.append(thread)
+
+    def play(self, match_ids: list[str]) -> None:
+        """The Arena's enqueue for challenges: each match played by the real player, in a thread."""
+        thread = threading.Thread(target=lambda: [play_match(self.player, m) for m in match_ids])
         thread.start()
         self.threads.append(thread)
 
