@@ -3,7 +3,7 @@ games a bot that uses ``self.random`` plays 20 rated matches through ``play_matc
 process, the bot hosted in the sandbox, the result stored: the Arena tests' ``player``), and
 re-running it on every seat's participant's replay, as the Arena hands it to the seat's owner,
 finds every decision identical. A copy edited to answer otherwise from the decision of turn 10
-is reported at turn 10."""
+is reported at turn 10, and a fork of a Skyjo Action match at turn 10 reaches the recorded state."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from referee.games.core import replay as replay_io
 from referee.match.participant import verify_participant_replay
 from skyarena.arena.pack import pack_folder
 from skyarena.bot_folder import open_bot
+from skyarena.fork import fork
 from skyarena.reproduce import reproduce
 from workers.arena.participant_replay import participant_jsonl
 from workers.play import MatchPlayer, play_match
@@ -78,3 +79,8 @@ def test_twenty_platform_matches_of_each_game_reproduce_decision_for_decision(
     with open_bot(edited, game) as bot:
         report = reproduce(records, bot.make)
     assert report.difference is not None and report.difference.turn == 10 and report.compared == number - 1
+    if game == "skyjo-action":  # a fork of a platform-recorded match re-creates the recorded state and plays on
+        end = next(r for r in records if r["type"] == "end")
+        with open_bot(folder, game) as bot:
+            forked = fork(records, 10, bot.make, {s: bot.make for s in range(players) if s != seat}, games=2)
+        assert forked.final_hash == end["hash"] and len(forked.games) == 2
