@@ -128,6 +128,23 @@ def _logs(shown: list[dict[str, Any]]) -> None:
         st.caption("The log was cut at the sandbox's limit.")
 
 
+def _challenges(version_id: int) -> None:
+    """The version's challenges, apart from its rated matches: unrated, asked for, on no ladder."""
+    rows = cached("version_challenges", version_id, PAGE_SIZE)
+    if not rows:
+        return
+    st.subheader("Challenges (unrated)")
+    st.dataframe(pd.DataFrame({
+        "match": [match_link(r["id"]) for r in rows],
+        "status": [r["status"] for r in rows],
+        "seats": [", ".join(f"{s['bot']} v{s['version']}" for s in r["seats"]) for r in rows],
+        "place": [next((place_text(r["game"], s["rank"], s["score"], r["end_reason"]) for s in r["seats"]
+                        if s["version_id"] == version_id), "") for r in rows],
+        "ended": [r["end_reason"] for r in rows],
+    }), column_config={"match": st.column_config.LinkColumn(display_text=r"match=(.*)$")}, hide_index=True,
+        width="stretch")
+
+
 def _faults(version_id: int) -> None:
     st.subheader("Faults by kind")
     faults = cached("faults_by_kind", version_id)
@@ -167,6 +184,7 @@ def render() -> None:
     version = st.selectbox("Version", versions, index=index, format_func=lambda v: f"v{v['number']} ({v['status']})",
                            key=f"bot_version_{found['id']}")
     ladders = ladders_by_version.get(version["id"]) or cached("version_ladders", version["id"])
+    _challenges(version["id"])
     if not ladders:
         st.info("This version has not played a rated match yet.")
         _faults(version["id"])

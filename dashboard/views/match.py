@@ -13,12 +13,14 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from dashboard.auth import sign_in
 from dashboard.boards import board_svg
-from dashboard.data import match_and_seats, replay
+from dashboard.data import match_and_seats, replay, run
 from dashboard.links import bot_link
 from dashboard.replay_views import ReplayViews
 from dashboard.widgets import Cell, Link, place_label, place_text, text_table
 from referee.games import ReplayError
+from workers.arena.participant_replay import stored_seat_jsonl
 
 AUTOPLAY_S = 0.8   # seconds per step while playing: slow enough to follow a move
 SPECTATOR = "spectator"
@@ -104,6 +106,31 @@ def replay_viewer(match_id: str, game: str, players: int, views: ReplayViews, ov
     stepper()
 
 
+def your_seats(match_id: str, row: dict[str, Any], seats: list[dict[str, Any]]) -> None:
+    """To a seat's owner (author token, once per session): the reproduce command and the seat's
+    participant's replay (full record, bot seed, decisions), read afresh: it is private to them."""
+    author = sign_in("author")
+    if author is None:
+        st.sidebar.caption("Played in this match? Sign in to download your seat's replay and reproduce it.")
+        return
+    mine = [s for s in seats if s["account_id"] == author["id"]]
+    if not mine:
+        return
+    st.subheader("Your seat")
+    if row["status"] != "finished" or not row["has_replay"]:
+        st.caption("Your participant's replay is there once the match has finished with its replay kept.")
+        return
+    for seat in mine:
+        jsonl = run(stored_seat_jsonl, match_id, seat)
+        if jsonl is None:
+            continue
+        st.code(f"skyarena reproduce {match_id} BOT_DIR" + (f" --seat {seat['seat']}" if len(mine) > 1 else ""),
+                language="sh")
+        st.download_button(f"Download seat {seat['seat']}'s participant's replay", jsonl,
+                           file_name=f"{match_id}-seat{seat['seat']}.jsonl", mime="application/jsonl",
+                           key=f"participant_{match_id}_{seat['seat']}")
+
+
 def render() -> None:
     st.title("Match")
     match_id = (st.query_params.get("match") or "").strip()
@@ -127,6 +154,7 @@ def render() -> None:
     st.subheader("Participants")
     text_table(seat_columns(row["game"]), seat_rows(row["game"], row["end_reason"], seats), numeric=SEAT_NUMERIC)
     _faults(seats)
+    your_seats(match_id, row, seats)
     st.subheader("Replay")
     if not row["has_replay"]:
         st.info("No replay stored: the match has not finished." if row["status"] in ("queued", "running")

@@ -26,9 +26,11 @@ from tests.dashboard.league_seed import (
     OTHER_AUTHOR_TOKEN,
     PAUSE_REASON,
 )
+from workers.arena.participant_replay import stored_seat_jsonl
 from workers.arena.public_replay import public_records
 from workers.store import Database, connect, ladders, matches, seasons, versions
 from workers.store.accounts import TokenRefused, check_token, issue_token, live_tokens
+from workers.store.challenges import ChallengeLimits, queue_challenges
 from workers.store.ladders import frozen_standings, leaderboard, rating_history
 from workers.store.matches import replay_data
 from workers.store.results import decompress_replay
@@ -367,3 +369,47 @@ def test_organiser_revokes_a_token_and_it_is_refused_from_then_on(page: Any, see
         check_token(conn, leaked, "author")
     assert not store_rows(seeded.url, live_tokens, "mallory"), "a revoked token is no longer listed"
     assert store_rows(seeded.url, check_token, ORGANISER_TOKEN, "organiser") is not None
+
+
+def test_a_seats_owner_gets_the_reproduce_command_and_its_participants_replay(page: Any,
+                                                                             seeded: SeededDatabase) -> None:
+    version = seeded.league.versions["sky-team"][0]  # alice's
+    rows, _ = store_rows(seeded.url, matches.version_match_page, version, 5)
+    match_id, seat = next((r["id"], s["seat"]) for r in rows if r["status"] == "finished" for s in r["seats"]
+                          if s["version_id"] == version)
+    with connect(seeded.url) as conn:
+        conn.execute("UPDATE participants SET bot_seed = 12345678901234567890 WHERE match_id = %s", (match_id,))
+        stranger = issue_token(conn, "carol", "author", "test")
+    app = page("match", match=match_id)
+    assert "Your seat" not in [s.value for s in app.subheader]
+    app.text_input(key="token_author").input(stranger)
+    next(b for b in app.button if b.label == "Sign in").click().run()
+    assert "Your seat" not in [s.value for s in app.subheader], "carol played no seat of it"
+    next(b for b in app.button if b.label == "Sign out").click().run()
+    app.text_input(key="token_author").input(AUTHOR_TOKEN)
+    next(b for b in app.button if b.label == "Sign in").click().run()
+    assert "Your seat" in [s.value for s in app.subheader]
+    assert any(c.value == f"skyarena reproduce {match_id} BOT_DIR" for c in app.code)
+    download = app.get("download_button")
+    assert download and download[0].label == f"Download seat {seat}'s participant's replay"
+    with connect(seeded.url) as conn:
+        text = stored_seat_jsonl(conn, match_id, matches.match_participants(conn, match_id)[seat])
+    assert text is not None and '"bot_seed":12345678901234567890' in text  # what the button hands out
+    app.run()  # the same session: still signed in
+    assert "Your seat" in [s.value for s in app.subheader]
+
+
+def test_the_bot_page_lists_challenges_apart_from_rated_matches(page: Any, seeded: SeededDatabase) -> None:
+    seats = [p["version_id"] for p in store_rows(seeded.url, matches.match_participants, seeded.league.faulty_match)]
+    version = seats[0]
+    with connect(seeded.url) as conn:
+        account = conn.execute("SELECT b.account_id FROM bot_versions v JOIN bots b ON b.id = v.bot_id"
+                               " WHERE v.id = %s", (version,)).fetchone()["account_id"]
+        [challenge] = queue_challenges(conn, account, "skyjo-action", [seats], [7], ChallengeLimits())
+    app = page("bot", bot=_bot_id(seeded.url, version))
+    subheaders = [s.value for s in app.subheader]
+    assert subheaders.index("Challenges (unrated)") < subheaders.index("Recent matches")
+    shown = next(d.value for d in app.dataframe if "seats" in d.value.columns)
+    assert list(shown["match"]) == [f"/match?match={challenge}"] and list(shown["status"]) == ["queued"]
+    recent = next(d.value for d in app.dataframe if "Δμ" in d.value.columns)
+    assert f"/match?match={challenge}" not in list(recent["match"]), "a challenge is not a rated match"

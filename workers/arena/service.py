@@ -51,7 +51,7 @@ from .challenges import seat_lists as challenge_seats
 from .errors import BadRequest, CallRefused
 from .intake import Dispatch, Enqueue, Intake, receive
 from .metrics import ArenaMetrics
-from .participant_replay import participant_jsonl
+from .participant_replay import stored_seat_jsonl
 from .public_replay import public_jsonl
 from .rate_limits import SubmissionGate, when
 from .statuses import status_of
@@ -345,15 +345,10 @@ class ArenaService(pb_grpc.ArenaServicer):
                 raise CallRefused(grpc.StatusCode.FAILED_PRECONDITION,
                                   f"match {match_id} is {row['status']}: a participant's replay exists once it has "
                                   "finished; ask again then")
-            data = matches.replay_data(conn, match_id)
-            bot_seed = matches.bot_seed(conn, match_id, seat["seat"])
-            version = versions.version(conn, seat["version_id"])
-        if data is None:
+            jsonl = stored_seat_jsonl(conn, match_id, seat)
+        if jsonl is None:
             raise NotFound(f"match {match_id} finished, but its replay is no longer stored (purged): there is "
                            "nothing to replay; `skyarena matches VERSION` lists the matches that keep theirs")
-        bot = {"version_id": seat["version_id"], "bot": seat["bot"], "version": seat["version"],
-               "archive_sha256": version["archive_sha256"]}
-        jsonl = participant_jsonl(decompress_replay(data), seat["seat"], match_id=match_id, bot_seed=bot_seed, bot=bot)
         return pb.ParticipantReplay(match_id=match_id, seat=seat["seat"], version_id=seat["version_id"],
                                     replay_jsonl=jsonl)
 

@@ -74,6 +74,14 @@ def version_match_page(conn: Conn, version_id: int, limit: int, before: str = ""
     return rows[:limit], rows[limit - 1]["id"] if more else ""
 
 
+def version_challenges(conn: Conn, version_id: int, limit: int) -> list[Row]:
+    """The version's latest ``limit`` challenges (unrated matches someone asked for), newest first, with seats."""
+    return list(conn.execute(
+        MATCHES_WITH_SEATS_SQL + """
+        WHERE m.kind = 'challenge' AND m.id IN (SELECT match_id FROM participants WHERE version_id = %(version)s)
+        ORDER BY m.created_at DESC, m.id DESC LIMIT %(limit)s""", {"version": version_id, "limit": limit}))
+
+
 def replay_data(conn: Conn, match_id: str) -> bytes | None:
     """The stored (compressed) replay; ``results.decompress_replay`` opens it."""
     row = conn.execute("SELECT data FROM replays WHERE match_id = %s", (match_id,)).fetchone()

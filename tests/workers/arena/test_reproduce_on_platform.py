@@ -19,10 +19,9 @@ from skyarena.arena.pack import pack_folder
 from skyarena.bot_folder import open_bot
 from skyarena.fork import fork
 from skyarena.reproduce import reproduce
-from workers.arena.participant_replay import participant_jsonl
+from workers.arena.participant_replay import stored_seat_jsonl
 from workers.play import MatchPlayer, play_match
 from workers.store import Database, matches
-from workers.store.results import decompress_replay
 from workers.store.versions import add_active_version
 
 from ...sdk.reproducible import write_bot
@@ -35,10 +34,8 @@ FAST = {"move_s": 2.0, "bank_s": 10.0, "first_move_s": 10.0}
 def _participant_records(db: Database, match_id: str, seat: int) -> list[dict[str, object]]:
     """Seat ``seat``'s participant's replay as `GetParticipantReplay` builds it from the store."""
     with db.connection() as conn:
-        data = matches.replay_data(conn, match_id)
-        seed = matches.bot_seed(conn, match_id, seat)
-    assert data is not None and seed is not None
-    text = participant_jsonl(decompress_replay(data), seat, match_id=match_id, bot_seed=seed, bot={"bot": "seeded"})
+        text = stored_seat_jsonl(conn, match_id, matches.match_participants(conn, match_id)[seat])
+    assert text is not None
     return replay_io.loads(text)
 
 
