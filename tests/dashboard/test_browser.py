@@ -28,7 +28,7 @@ import pytest
 from PIL import Image
 
 from tests.dashboard.conftest import SeededDatabase
-from tests.dashboard.league_seed import GAMES
+from tests.dashboard.league_seed import AUTHOR_TOKEN, GAMES
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -192,3 +192,31 @@ def test_the_ladder_a_bot_page_and_a_replay_of_every_game_render_in_chromium(das
         source = picture.get_attribute("src")  # type: ignore[attr-defined]
         assert source.startswith("data:image/svg+xml"), "the picture is the board's SVG"
         assert base64.b64decode(source.split(",", 1)[1]).decode().count(f'class="board {game}"') == 1
+
+
+def test_a_seats_owner_signs_in_once_and_gets_the_reproduce_command_and_a_download_in_chromium(
+        dashboard: str, browser: object, seeded: SeededDatabase) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from workers.store import connect
+
+    match_id = seeded.league.matches["sky-team"][0]
+    with connect(seeded.url) as conn:
+        conn.execute("UPDATE participants SET bot_seed = 42 WHERE match_id = %s", (match_id,))
+    _open(browser, f"{dashboard}/match?match={match_id}", '[data-testid="stSidebar"] input[type="password"]')
+    _settle(browser)
+    body = browser.find_element(By.TAG_NAME, "body")  # type: ignore[attr-defined]
+    assert "Your seat" not in body.text and "Sign in to download your seat's replay" in body.text
+    field = browser.find_element(By.CSS_SELECTOR, '[data-testid="stSidebar"] input[type="password"]')  # type: ignore
+    field.send_keys(AUTHOR_TOKEN)
+    next(b for b in browser.find_elements(By.TAG_NAME, "button") if b.text == "Sign in").click()  # type: ignore
+    WebDriverWait(browser, PAGE_S).until(  # type: ignore[arg-type]
+        lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="stDownloadButton"] button'))
+    _settle(browser)
+    text = browser.find_element(By.TAG_NAME, "body").text  # type: ignore[attr-defined]
+    assert "Your seat" in text and f"skyarena reproduce {match_id} BOT_DIR" in text
+    assert "signed in as alice" in text
+    button = browser.find_element(By.CSS_SELECTOR, '[data-testid="stDownloadButton"] button')  # type: ignore
+    assert "participant's replay" in button.text
+    assert colours(_page_shot(browser, "match-your-seat")) >= PAGE_COLOURS
