@@ -36,6 +36,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/ladder_sim.py --players 2 --matches-per-bot 20 --json > bench/results/ladder_sim.json
 	$(BIN)/python bench/ratings.py --json > bench/results/ratings.json
 	$(BIN)/python bench/clocks.py --json-out bench/results/clocks.json
+	$(BIN)/python bench/reproduce.py --json-out bench/results/reproduce.json
+	$(BIN)/python bench/challenges.py --json-out bench/results/challenges.json
 
 proto: $(STAMP)
 	$(BIN)/python proto/generate.py

@@ -36,7 +36,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -75,12 +75,15 @@ def service_env(database_url: str, broker: RedisProcess, referees: list[RefereeP
 
 
 def matches_per_min(game: str, seats: int, versions: int, workers: int, broker: RedisProcess,
-                    referees: list[RefereeProcess], folder: Path, warmup: int, measure_s: float) -> float:
-    """Rated matches per minute once ``warmup`` matches have finished, over ``measure_s`` seconds."""
+                    referees: list[RefereeProcess], folder: Path, warmup: int, measure_s: float,
+                    during: Callable[[Database, list[int], float], None] | None = None) -> float:
+    """Rated matches per minute once ``warmup`` matches have finished, over ``measure_s`` seconds;
+    ``during(db, version_ids, seconds)`` runs beside the season for the measured seconds (bench/challenges.py)."""
     with fresh_database() as url:
         db = Database(url, max_size=2)
-        season, _ = house_league(db, "bench", game, (seats,), versions, matches_in_flight=workers * CONCURRENCY + 2,
-                                 matchmaking=_spread(versions, seats, workers), **CLOCK)
+        season, version_ids = house_league(db, "bench", game, (seats,), versions,
+                                           matches_in_flight=workers * CONCURRENCY + 2,
+                                           matchmaking=_spread(versions, seats, workers), **CLOCK)
         env = service_env(url, broker, referees, folder)
         processes = [CeleryProcess("worker", env, folder / f"{game}-{workers}-w{i}.log", "--pool", "threads",
                                    "--concurrency", str(CONCURRENCY), "--hostname", f"b{i}-{uuid.uuid4().hex[:6]}@%h")
@@ -99,7 +102,9 @@ def matches_per_min(game: str, seats: int, versions: int, workers: int, broker: 
                     raise SystemExit(f"{game}: fewer than {warmup} matches in 180 s; see {folder}")
                 time.sleep(0.2)
             started = time.monotonic()
-            time.sleep(measure_s)
+            if during is not None:
+                during(db, version_ids, measure_s)
+            time.sleep(max(0.0, measure_s - (time.monotonic() - started)))
             done = finished() - start_count
             elapsed = time.monotonic() - started
         finally:
