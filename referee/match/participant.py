@@ -31,6 +31,10 @@ FORMAT = 1
 OWN_TYPES = ("participant", "decision")
 
 
+class EngineVersionMismatch(ReplayError):
+    """A record made by an engine version this install does not have: its re-play would differ."""
+
+
 @dataclass(frozen=True)
 class SeatDecision:
     """One decision of one seat, as the re-played match shows it."""
@@ -63,13 +67,13 @@ def check_engine_version(header: Mapping[str, Any]) -> None:
     """Refuse a record made by an engine version this install does not have: its re-play would differ."""
     game = str(header.get("game"))
     if game not in GAMES:
-        raise ReplayError(f"this record is of game {game!r}, which this skyarena does not have: install the "
-                          "Skyarena release the platform runs (pip install -U skyarena)")
+        raise EngineVersionMismatch(f"this record is of game {game!r}, which this skyarena does not have: "
+                                    "install the Skyarena release the platform runs (pip install -U skyarena)")
     recorded, here = header.get("version"), GAMES[game].version
     if recorded is not None and recorded != here:
-        raise ReplayError(f"this match was played with the {game} engine version {recorded}; this skyarena has "
-                          f"version {here}, which does not re-play it: install the skyarena release whose {game} "
-                          f"engine is {recorded}")
+        raise EngineVersionMismatch(f"this match was played with the {game} engine version {recorded}; this "
+                                    f"skyarena has version {here}, which does not re-play it: install the "
+                                    f"skyarena release whose {game} engine is {recorded}")
 
 
 def start_state(header: Mapping[str, Any]) -> State:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import grpc
 
-from referee.games import ArgumentError, OptionError, PlayerCountError, ReplayError, UnknownGame
+from referee.games import ArgumentError, OptionError, PlayerCountError, UnknownGame
+from referee.match.participant import EngineVersionMismatch
 from serving.status import StatusError
 from workers.errors import WorkerError
 from workers.seasons import SeasonError
@@ -41,7 +42,7 @@ STATUS_TABLE: tuple[tuple[type[Exception], grpc.StatusCode, str], ...] = (
     (NotFound, Code.NOT_FOUND, "{}"),
     (Conflict, Code.FAILED_PRECONDITION, "{}"),
     (ReplayDocumentError, Code.DATA_LOSS, "the stored replay cannot be read ({}): tell the organisers"),
-    (ReplayError, Code.FAILED_PRECONDITION, "{}"),  # a stored record this engine no longer re-plays: it says which
+    (EngineVersionMismatch, Code.FAILED_PRECONDITION, "{}"),  # a stored match this engine no longer re-plays
     (StoreError, Code.UNAVAILABLE, OUTAGE),   # the database down, its schema not migrated
     (WorkerError, Code.UNAVAILABLE, OUTAGE),  # the broker or the referees down or misconfigured
     (ValueError, Code.INVALID_ARGUMENT, "{}"),  # a store or parameter check of a request's value
