@@ -113,6 +113,8 @@ def test_the_command_line_verifies_reproduces_stops_and_refuses_in_one_line(tmp_
     assert "seat 1's participant's replay, not seat 0's" in refused(str(path), str(folder), "--seat", "0")
     old = [dict(r, version="0.0.1") if r["type"] == "header" else r for r in records]
     assert "engine version 0.0.1" in refused(str(_saved(tmp_path, old, "old.jsonl")), str(folder))
+    unseeded = [dict(r, bot_seed=None) if r["type"] == "participant" else r for r in records]
+    assert "bot seed was not kept" in refused(str(_saved(tmp_path, unseeded, "unseeded.jsonl")), str(folder))
     edited = [dict(r, observation={"cheat": 1}) if r["type"] == "decision" else r for r in records]
     bad = _cli("replay", str(_saved(tmp_path, edited, "edited.jsonl")), "--verify")
     assert bad.exit_code == 2 and "observation differs" in bad.output and len(bad.output.strip().splitlines()) > 0
