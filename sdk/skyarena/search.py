@@ -39,7 +39,10 @@ MARGIN_S = 0.03         # kept back for building and sending the answer...
 MARGIN_SHARE = 0.2      # ...or this share of the time left, when that is less (short test clocks)
 HARD_SHARE = 0.25       # a playout may run past the budget by this share of it, then is dropped
 EXPLORE = 0.7           # UCB1 exploration constant (values are in [0, 1])
-OVERRULE = 0.03         # how much better than the heuristic's choice another must do, on average
+OVERRULE = 0.02         # how much better than the heuristic's choice another must do, on average...
+EVIDENCE = 1.5          # ...plus this many standard errors of the difference of the two means
+MIN_VISITS = 3          # playouts of an action before its mean is compared
+VARIANCE_FLOOR = 0.05   # of a playout's value in [0, 1]
 
 
 def rank_value(state: State, seat: int) -> float:
@@ -110,7 +113,7 @@ class BossBot(Bot):
     heuristic: ClassVar[type[Bot]]
     horizon: ClassVar[int] = 10_000     # playout decisions before the estimate takes over
     default_move_s: ClassVar[float] = 0.2
-    max_candidates: ClassVar[int] = 12
+    max_candidates: ClassVar[int] = 8
 
     def on_match_start(self, info: MatchInfo) -> None:
         self.playout = Playout(info.game, info, self.heuristic)
@@ -134,6 +137,7 @@ class BossBot(Bot):
         candidates = self.candidates(len(legal), default)
         visits = dict.fromkeys(candidates, 0)
         totals = dict.fromkeys(candidates, 0.0)
+        squares = dict.fromkeys(candidates, 0.0)
         texts = [str(a) for a in legal]
         done = 0
         while time.monotonic() < stop:
@@ -144,10 +148,11 @@ class BossBot(Bot):
                 break
             visits[choice] += 1
             totals[choice] += value
+            squares[choice] += value * value
             done += 1
         self.rollouts += done
         self.searched += 1
-        return self.decide(default, visits, totals)
+        return self.decide(default, visits, totals, squares)
 
     def budget(self) -> float:
         clock = self.clock
@@ -191,14 +196,29 @@ class BossBot(Bot):
         at ``horizon`` says how to judge the position there."""
         raise NotImplementedError(f"{type(self).__name__} stops playouts at a horizon but has no estimate()")
 
-    def decide(self, default: int, visits: dict[int, int], totals: dict[int, float]) -> int:
-        """The heuristic's choice unless a well-tried other action did clearly better."""
-        if not visits[default]:
+    def decide(self, default: int, visits: dict[int, int], totals: dict[int, float],
+               squares: dict[int, float]) -> int:
+        """The heuristic's choice unless another action did better by more than the noise
+        of so few playouts: its mean beats the heuristic's by ``OVERRULE`` plus ``EVIDENCE``
+        standard errors of the difference. With a handful of playouts a move the boss is
+        the heuristic; the more it can play out, the more it overrules it."""
+        n0 = visits[default]
+        if n0 < MIN_VISITS:
             return default
-        base = totals[default] / visits[default]
-        floor = max(2, visits[default] // 2)
-        best, best_mean = default, base + OVERRULE
+        mean0, var0 = _moments(totals[default], squares[default], n0)
+        best, best_gain = default, 0.0
         for index, n in visits.items():
-            if index != default and n >= floor and totals[index] / n > best_mean:
-                best, best_mean = index, totals[index] / n
+            if index == default or n < MIN_VISITS:
+                continue
+            mean, var = _moments(totals[index], squares[index], n)
+            gain = mean - mean0 - OVERRULE - EVIDENCE * math.sqrt(var / n + var0 / n0)
+            if gain > best_gain:
+                best, best_gain = index, gain
         return best
+
+
+def _moments(total: float, squares: float, n: int) -> tuple[float, float]:
+    """Mean and variance of n values from their sum and sum of squares (a floor on the
+    variance: two equal playouts do not make a certainty)."""
+    mean = total / n
+    return mean, max(squares / n - mean * mean, VARIANCE_FLOOR) * n / max(1, n - 1)
