@@ -37,6 +37,7 @@ from .games import to_observation
 SHARE = 0.6             # of the time left in the move limit that the search may use
 MARGIN_S = 0.03         # kept back for building and sending the answer...
 MARGIN_SHARE = 0.2      # ...or this share of the time left, when that is less (short test clocks)
+LOW_BANK_MOVES = 5      # a bank under this many move limits counts as running low
 HARD_SHARE = 0.25       # a playout may run past the budget by this share of it, then is dropped
 EXPLORE = 0.7           # UCB1 exploration constant (values are in [0, 1])
 OVERRULE = 0.02         # how much better than the heuristic's choice another must do, on average...
@@ -159,7 +160,10 @@ class BossBot(Bot):
         if clock is None:
             return self.default_move_s
         left = clock.move_left()
-        return max(0.0, SHARE * left - min(MARGIN_S, MARGIN_SHARE * left))
+        # A bank running low means the machine has been slower than the budgets assumed
+        # (a loaded worker, a wall clock): think less until it stops draining.
+        share = SHARE if clock.bank_s >= LOW_BANK_MOVES * clock.move_s else SHARE / 2
+        return max(0.0, share * left - min(MARGIN_S, MARGIN_SHARE * left))
 
     def candidates(self, count: int, default: int) -> list[int]:
         """The heuristic's choice first, then up to ``max_candidates - 1`` others."""
