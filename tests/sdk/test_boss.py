@@ -4,6 +4,9 @@ within the clock it is given, and the clock every bot now reads (``Bot.clock``).
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -94,3 +97,25 @@ def test_playouts_resolve_every_answer_form() -> None:
     assert resolve(1, legal) == legal[1] and resolve(str(legal[2]), legal) == legal[2]
     with pytest.raises(ValueError, match="not a legal action"):
         resolve("nonsense", legal)
+
+
+def test_the_boss_benchmark_reports_every_figure() -> None:
+    """bench/boss.py end to end at tiny sizes (no figure is judged here: see deploy/SCALING.md)."""
+    root = Path(__file__).resolve().parents[2]
+
+    def run(*args: str) -> dict[str, Any]:
+        out = subprocess.run([sys.executable, str(root / "bench" / "boss.py"), "--json", "--games", "2",
+                              "--move-time", "0.02", *args], cwd=root, capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr[-3000:]
+        return json.loads(out.stdout)["results"]
+
+    results = run("--game", "fly-away", "--players", "2", "--game", "sky-team")
+    duel = results["fly-away"]["2p"]
+    assert duel["games"] == 2 and duel["boss_win_rate_low"] <= duel["boss_win_rate"] <= duel["boss_win_rate_high"]
+    assert {"rollouts_per_move", "time_faults"} <= set(duel)
+    pairs = results["sky-team"]["2p"]
+    for pair in ("boss+boss", "boss+heuristic", "heuristic+heuristic"):
+        assert pairs[pair]["landing_rate_low"] <= pairs[pair]["landing_rate"] <= pairs[pair]["landing_rate_high"]
+    table = run("--game", "fly-away", "--players", "3")["fly-away"]["3p"]
+    assert {"boss_mean_rank", "heuristic_mean_rank", "rank_margin_low", "rank_margin_high"} <= set(table)
+    assert run("--game", "oddball-aeronauts")["oddball-aeronauts"] == {"skipped": "no boss for this game"}
