@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -26,6 +27,36 @@ class MatchInfo:
     match_id: str = ""
 
 
+@dataclass(frozen=True)
+class Clock:
+    """The clock of the decision being asked, as the referee set it: a bot that thinks
+    (searches) reads how long it may take here. Seconds are counted from when the request
+    reached the bot's process; on a CPU clock the referee charges CPU seconds, which a
+    single-threaded bot spends no faster than wall seconds, so reading wall time here is
+    on the safe side."""
+
+    move_s: float
+    """This decision's limit before the time bank is drawn on."""
+    bank_s: float
+    """What is left of the seat's time bank."""
+    deadline_s: float
+    """Seconds from the request until the referee plays the fallback action (limit plus
+    bank, less anything already spent)."""
+    received: float = field(default_factory=time.monotonic)
+    """``time.monotonic()`` when the request arrived."""
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.received
+
+    def move_left(self) -> float:
+        """Seconds left before this decision starts drawing on the bank."""
+        return min(self.move_s, self.deadline_s) - self.elapsed()
+
+    def left(self) -> float:
+        """Seconds left before the fallback action is played (bank included)."""
+        return self.deadline_s - self.elapsed()
+
+
 class Bot:
     """Subclass and implement :meth:`act`.
 
@@ -40,6 +71,9 @@ class Bot:
     def __init__(self) -> None:
         self.random = random.Random(0)
         self.info: MatchInfo | None = None
+        # The current decision's clock, set before each act() (None when the match has no
+        # clock, as under play_unclocked).
+        self.clock: Clock | None = None
 
     # ----- hooks -------------------------------------------------------------------
     def on_match_start(self, info: MatchInfo) -> None:
@@ -56,6 +90,16 @@ class Bot:
         self.info = info
         self.random = random.Random(info.bot_seed)
         self.on_match_start(info)
+
+    def sample_state(self, observation: Any, rng: random.Random | None = None) -> Any:
+        """A full engine state consistent with what this seat knows (the forward model,
+        :func:`skyarena.forward.sample_state`), drawn with ``rng`` (``self.random`` by
+        default): clone it, apply actions, play it out."""
+        from .forward import sample_state
+
+        if self.info is None:
+            raise RuntimeError("sample_state needs the match's info: call it from act(), after the match started.")
+        return sample_state(observation, self.info, self.random if rng is None else rng)
 
     @classmethod
     def display_name(cls) -> str:

@@ -39,7 +39,7 @@ from referee.games.core.views import private_copy  # in-process bots share the e
 from referee.match import DecisionRequest, FaultKind
 from referee.match.clock import CPU, DEFAULT_WALL_BACKSTOP, STARVED_SHARE, WALL
 
-from .bot import Bot, MatchInfo
+from .bot import Bot, Clock, MatchInfo
 from .cputime import TreeClock, supported
 from .games import observation_class
 from .loader import BotLoadError
@@ -110,7 +110,8 @@ class InProcessSeat(Seat):
     def ask(self, request: DecisionRequest, wall_backstop: float = DEFAULT_WALL_BACKSTOP) -> None:
         observation = self.observation_type.from_json(private_copy(request.observation))
         started = time.perf_counter()
-        answer, fault = self.hooks.act(observation, request.legal_actions)
+        clock = Clock(request.time_limit_s, request.bank_s, request.deadline_s)
+        answer, fault = self.hooks.act(observation, request.legal_actions, clock)
         self.reply = Reply(request.seat, answer, time.perf_counter() - started, fault)
 
     def end(self, info: MatchInfo, result: dict[str, Any], limit_s: float) -> FaultReport | None:
@@ -220,7 +221,8 @@ class WorkerSeat(Seat):
         self.late_looks = 0  # backstops this watcher came late to (bounded: a sleeping bot still ends)
         self.look_at = self.sent_at + request.deadline_s  # when the CPU deadline could first be reached
         if self.alive:
-            self.conn.send(("act", request.turn, request.observation, request.legal_actions))
+            self.conn.send(("act", request.turn, request.observation, request.legal_actions,
+                            (request.time_limit_s, request.bank_s, request.deadline_s)))
 
     def reply_if_ready(self, now: float) -> Reply | None:
         """The answer to the last request if it has come (reading what waits in the pipe),

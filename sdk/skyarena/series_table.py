@@ -9,7 +9,7 @@ from referee.games import GAMES
 
 from .bot_errors import first_line
 from .cli_support import UserError, console
-from .games import house_bots
+from .games import QUICK_HOUSE_BOTS, house_bots
 from .local import RANK_CONVENTION, SeriesReport, play_series
 from .results_text import end_reason
 
@@ -77,7 +77,7 @@ def local_round_robin(n_games: int, seed: int) -> None:
     for name in sorted(GAMES):
         game_spec = GAMES[name]
         house = house_bots(name)
-        roster = sorted(house)
+        roster = sorted(set(house) & set(QUICK_HOUSE_BOTS))
         players = game_spec.min_players
         if game_spec.cooperative:
             # Partners play as one team against the game: each house bot fills every seat.

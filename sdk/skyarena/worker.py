@@ -18,7 +18,7 @@ from typing import Any
 
 from referee.match import FaultKind
 
-from .bot import Bot, MatchInfo
+from .bot import Bot, Clock, MatchInfo
 from .bot_errors import describe
 from .games import observation_class
 from .loader import BotLoadError, bot_folder, create_bot, load_bot
@@ -46,7 +46,9 @@ class Hooks:
             return FaultKind.EXCEPTION, describe(exc, "on_match_start", self.folder, self.full)
         return None
 
-    def act(self, observation: Any, legal_actions: list[Any]) -> tuple[Any, FaultReport | None]:
+    def act(self, observation: Any, legal_actions: list[Any],
+            clock: Clock | None = None) -> tuple[Any, FaultReport | None]:
+        self.bot.clock = clock
         try:
             return self.bot.act(observation, legal_actions), None
         except Exception as exc:
@@ -93,8 +95,9 @@ def serve(conn: Connection) -> None:
             return  # the parent went away
         kind = message[0]
         if kind == "act":
-            _, turn, observation, legal = message
-            answer, fault = hooks.act(observation_type.from_json(observation), legal)
+            _, turn, observation, legal, (move_s, bank_s, deadline_s) = message
+            clock = Clock(move_s, bank_s, deadline_s)
+            answer, fault = hooks.act(observation_type.from_json(observation), legal, clock)
             try:
                 conn.send(("answer", turn, answer, fault))
             except Exception as exc:  # an answer that cannot be sent cannot be an action

@@ -73,6 +73,20 @@ def test_slow_bot_gets_fallback_and_strike_and_match_finishes(referee: Referee) 
     assert "referee: timeout on turn 2, strike 1" in results[1][1]  # the fault, in words
 
 
+def test_a_remote_bot_reads_its_clock_from_the_turn_request(referee: Referee) -> None:
+    """Bot.clock on a referee is the TurnRequest's: move limit, bank, deadline (a searching
+    bot, such as the boss, budgets its thinking with it)."""
+    response = referee.start(TOY, 2, seed=5, options={"rounds": 2}, move_s=0.5, bank_s=2.0, first_move_s=3.0)
+    procs = [spawn_bot("clock_bot.py", response.seats[0].token, referee.address),
+             spawn_bot("first_bot.py", response.seats[1].token, referee.address)]
+    assert referee.wait_end(response.match_id).state == pb.MATCH_STATE_FINISHED
+    (code, err), _ = finish(procs)
+    assert code == 0, err
+    lines = [line for line in err.splitlines() if line.startswith("clock ")]
+    assert lines[0] == "clock move=3 bank=2 deadline=5 left=True", err
+    assert lines[1] == "clock move=0.5 bank=2 deadline=2.5 left=True", err
+
+
 def test_bot_that_raises_forfeits_and_ranks_last(referee: Referee) -> None:
     response = referee.start(TOY, 2, seed=6, options={"rounds": 6}, strikes=3)
     procs = [spawn_bot("crash_bot.py", response.seats[0].token, referee.address),

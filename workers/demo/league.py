@@ -26,7 +26,7 @@ from referee.games import GAMES
 from skyarena.arena.client import Arena
 from skyarena.arena.pack import pack_folder
 from skyarena.arena.submit import upload
-from skyarena.games import house_bots
+from skyarena.games import QUICK_HOUSE_BOTS, house_bots
 from skyarena.v1 import arena_pb2 as pb
 from workers.house_bots import ACCOUNT, house_source
 from workers.store import Database, NotFound
@@ -166,7 +166,7 @@ def house_folders(root: Path) -> list[tuple[str, str, Path]]:
     """A bot folder (``bot.py`` + ``skyarena.toml``) per house bot of every game, as an author keeps one."""
     folders = []
     for game in sorted(GAMES):
-        for bot in sorted(house_bots(game)):
+        for bot in sorted(set(house_bots(game)) & set(QUICK_HOUSE_BOTS)):
             folder = root / f"{game}-{bot}"
             folder.mkdir(parents=True, exist_ok=True)
             source = house_source(game, bot)

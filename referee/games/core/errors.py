@@ -45,3 +45,8 @@ class PlayerCountError(SkyarenaError):
 
 class ReplayError(SkyarenaError):
     """A replay that cannot be read or whose re-play does not match what it recorded."""
+
+
+class ObservationError(ArgumentError):
+    """An observation the forward model cannot rebuild a state from: one of another game,
+    of a finished match, or not a seat's observation at all. Nothing was drawn."""

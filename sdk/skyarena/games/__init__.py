@@ -14,6 +14,11 @@ from typing import Any
 from ..bot import Bot, RandomBot
 from ..observation import GenericObservation, Observation
 
+# The house bots that answer at once, for demos and quick round-robins: the ``boss``
+# thinks for most of every move limit it is given, so a demo that seats it spends its
+# cores (and at a smoke match's five seconds a move, minutes per match) on the bosses.
+QUICK_HOUSE_BOTS = ("heuristic", "random")
+
 
 def module_name(game: str) -> str:
     """The module name of a game (its SDK module here and its engine package under

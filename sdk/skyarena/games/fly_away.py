@@ -24,6 +24,7 @@ from referee.games.fly_away.rules import score
 
 from ..bot import Bot, RandomBot
 from ..observation import Observation as BaseObservation
+from ..search import BossBot as SearchBoss
 
 
 @dataclass(frozen=True)
@@ -367,6 +368,13 @@ class HeuristicBot(Bot):
         return best
 
 
-HOUSE_BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+class BossBot(SearchBoss):
+    """The house boss: searches every decision with the forward model, the heuristic
+    playing every seat of its playouts (skyarena.search)."""
 
-__all__ = ["BirdCard", "HOUSE_BOTS", "HeuristicBot", "Observation", "PlacedBird", "ScoringCard", "SeatView"]
+    heuristic = HeuristicBot
+
+
+HOUSE_BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot, "boss": BossBot}
+
+__all__ = ["BossBot", "BirdCard", "HOUSE_BOTS", "HeuristicBot", "Observation", "PlacedBird", "ScoringCard", "SeatView"]

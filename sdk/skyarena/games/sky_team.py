@@ -20,6 +20,7 @@ from referee.games.sky_team.actions import Action, Place, Reroll, SpendReroll
 
 from ..bot import Bot, RandomBot
 from ..observation import Observation as BaseObservation
+from ..search import BossBot as SearchBoss
 
 # The engine counts rounds and approach spaces from 0; observations show them 1-based.
 AIRPORT = st_data.AIRPORT + 1           # approach space of the airport (1-based): 7
@@ -443,6 +444,13 @@ class HeuristicBot(Bot):
         return 0
 
 
-HOUSE_BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+class BossBot(SearchBoss):
+    """The house boss: searches every decision with the forward model, the heuristic
+    playing every seat of its playouts (skyarena.search)."""
 
-__all__ = ["HOUSE_BOTS", "Board", "HeuristicBot", "Observation"]
+    heuristic = HeuristicBot
+
+
+HOUSE_BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot, "boss": BossBot}
+
+__all__ = ["BossBot", "HOUSE_BOTS", "Board", "HeuristicBot", "Observation"]

@@ -20,6 +20,8 @@ from referee.games.skybirds.data import AERODROME, INDEX, MEDALS
 
 from ..bot import Bot, RandomBot
 from ..observation import Observation as BaseObservation
+from ..search import BossBot as SearchBoss
+from ..search import share_ahead
 
 
 def parse(action: Any) -> Any:
@@ -307,7 +309,26 @@ class HeuristicBot(Bot):
         return min(range(len(actions)), key=cost)
 
 
-HOUSE_BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+def _war_estimate(state: Any, seat: int) -> float:
+    """An unfinished war's worth to ``seat``: its place by victory points, fewer cards in
+    hand breaking ties (the one who goes out first takes the best token)."""
+    return share_ahead([state.vp(s) - 0.01 * state.sizes[s] for s in range(state.players)], seat)
 
-__all__ = ["Aerodrome", "Dogfight", "HOUSE_BOTS", "HeuristicBot", "Move", "Observation", "PreUse", "Squadron",
+
+class BossBot(SearchBoss):
+    """The house boss: searches every decision with the forward model, the heuristic
+    playing every seat of its playouts (skyarena.search)."""
+
+    heuristic = HeuristicBot
+    horizon = 80                     # a war is thousands of decisions: play on this far, then estimate
+
+    def estimate(self, state: Any, seat: int) -> float:
+        return _war_estimate(state, seat)
+
+
+
+HOUSE_BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot, "boss": BossBot}
+
+__all__ = ["BossBot", "Aerodrome", "Dogfight", "HOUSE_BOTS", "HeuristicBot", "Move", "Observation", "PreUse",
+           "Squadron",
            "TradeInfo", "parse"]

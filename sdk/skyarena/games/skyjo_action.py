@@ -15,8 +15,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.games.skyjo_action.data import ACTION0
+from referee.games.skyjo_action.rules import area_points
+
 from ..bot import Bot, RandomBot
 from ..observation import Observation as BaseObservation
+from ..search import BossBot as SearchBoss
+from ..search import share_ahead
 
 Card = int | str | None
 
@@ -454,6 +459,28 @@ class HeuristicBot(Bot):
         return "defend"
 
 
-HOUSE_BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+def _points_now(state: Any, seat: int) -> float:
+    """A seat's total if the round were scored now: its grid as drawn in the sample (face
+    down cards included, an action card there counting its held-card penalty) and its
+    held cards."""
+    config = state.config
+    row = [c if c < ACTION0 else 0 for c in state.cards[seat]]
+    return (state.totals[seat] + area_points(row, config.lines, config.star_col, config.star_row)
+            + config.penalty * (len(state.held[seat]) + sum(1 for c in state.cards[seat] if c >= ACTION0)))
 
-__all__ = ["Area", "HOUSE_BOTS", "HeuristicBot", "Observation", "RoundRecord", "index_of", "position_of"]
+
+class BossBot(SearchBoss):
+    """The house boss: searches every decision with the forward model, the heuristic
+    playing every seat of its playouts (skyarena.search); where the forward model refuses
+    a position (deep in an action card's chain) it plays as the heuristic."""
+
+    heuristic = HeuristicBot
+    horizon = 60                     # a game is many rounds: play on this far, then count the points
+
+    def estimate(self, state: Any, seat: int) -> float:
+        return share_ahead([-_points_now(state, s) for s in range(state.players)], seat)
+
+
+HOUSE_BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot, "boss": BossBot}
+
+__all__ = ["Area", "BossBot", "HOUSE_BOTS", "HeuristicBot", "Observation", "RoundRecord", "index_of", "position_of"]

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, BinaryIO
 
-from ..bot import Bot, MatchInfo
+from ..bot import Bot, Clock, MatchInfo
 from ..bot_errors import describe, first_line
 from ..games import observation_class
 from ..observation import Observation
@@ -162,6 +162,7 @@ class SeatSession:
         game = self.game
         observation = observation_type.from_json(observation_from_proto(game, turn.observation))
         legal = legal_actions_from_proto(game, turn.legal_actions)
+        bot.clock = Clock(turn.move_limit_s, turn.bank_s, turn.deadline_s or turn.move_limit_s + turn.bank_s)
         try:
             choice = bot.act(observation, legal)
         except Exception as exc:
