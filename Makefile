@@ -38,6 +38,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/clocks.py --json-out bench/results/clocks.json
 	$(BIN)/python bench/reproduce.py --json-out bench/results/reproduce.json
 	$(BIN)/python bench/challenges.py --json-out bench/results/challenges.json
+	$(BIN)/python bench/online.py --json-out bench/results/online.json
 
 proto: $(STAMP)
 	$(BIN)/python proto/generate.py

@@ -53,7 +53,7 @@ CACHED_READS = {read.__name__: read for read in (
     seasons.seasons, seasons.season_progress, ladders.ladder_page, ladders.ladder_size, ladders.frozen_page,
     ladders.frozen_size, versions.find_bots, versions.bot, versions.bot_versions, ladders.version_ladders,
     ladders.rated_matches, ladders.head_to_head, versions.faults_by_kind, ladders.rating_history,
-    matches.version_challenges)}
+    matches.version_challenges, versions.answer_latency)}
 
 
 @st.cache_data(ttl=LIVE_TTL_S, show_spinner=False)

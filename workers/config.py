@@ -72,5 +72,9 @@ class WorkerSettings(Settings):
     hosted_join_timeout_s: float = setting(30.0, 0.1, DAY_S, unit="seconds", old_env=("SKYARENA_JOIN_TIMEOUT_S",),
                                            help="every hosted bot must have joined its match within this "
                                                 "(sandbox start-up included)")
+    invitation_timeout_s: float = setting(10.0, 0.1, DAY_S, unit="seconds", help="an online version must accept "
+                                          "its invitation within this, or the match is void as its no-show")
+    online_join_timeout_s: float = setting(15.0, 0.1, DAY_S, unit="seconds", help="after accepting, an online "
+                                           "version must join the referee within this, or it is a no-show")
     queue_patience_s: float = setting(120.0, 1.0, DAY_S, unit="seconds", help="a queued match nobody claimed for "
                                       "this long has probably lost its message: reap sends it again")

@@ -10,8 +10,9 @@ with a small probability a set is drawn from the whole ladder instead.
 
 Seats rotate: each version takes the seat it has played least (counts per seat on this
 ladder), so a first-player advantage evens out. A version takes part in at most
-``max_in_flight`` matches at once, and one whose recent matches mostly faulted is paused
-with a reason instead of eating the schedule.
+``max_in_flight`` matches at once (an online version no more than its declared concurrency
+leaves free), and one whose recent matches mostly faulted is paused with a reason instead
+of eating the schedule.
 """
 
 from __future__ import annotations
@@ -65,6 +66,11 @@ class LadderVersion:
     seat_counts: tuple[int, ...] = ()   # finished matches per seat; missing seats count 0
     recent_matches: int = 0             # the size of the recent window the store looked at
     recent_faults: int = 0              # of those, matches in which this version faulted
+    max_in_flight: int | None = None    # an online version: the matches here its declared concurrency leaves free
+
+    def cap(self, params: MatchmakingParameters) -> int:
+        """Matches it may be in at once on this ladder: the season's cap, or less for an online version."""
+        return params.max_in_flight if self.max_in_flight is None else min(params.max_in_flight, self.max_in_flight)
 
     @property
     def recent_fault_rate(self) -> float:
@@ -134,7 +140,7 @@ def plan_matches(versions: Sequence[LadderVersion], in_flight: Sequence[Sequence
              for v in versions if v.version_id not in paused_ids}
     planned: list[PlannedMatch] = []
     for _ in range(count):
-        free = [load for load in loads.values() if load.in_flight < params.max_in_flight]
+        free = [load for load in loads.values() if load.in_flight < load.version.cap(params)]
         if len(free) < players:
             break
         match = _plan_one(free, players, params, rating_params, rng)

@@ -22,6 +22,7 @@ import json
 import logging
 import os
 import socket
+import statistics
 import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
@@ -41,9 +42,11 @@ from skyarena.settings import current
 from skyarena.v1 import referee_pb2 as pb
 from workers.bot_code import ArchiveMissing, ArchiveRejected, CodeCache
 from workers.config import QueueSettings, WorkerSettings
+from workers.online_seat import NoShow, OnlineDeadlines, play_online_seat
 from workers.referees import Referees
 from workers.sandbox import HostedSeatOutcome, SandboxLimits, play_hosted_seat
 from workers.store import Conflict, Database, queue
+from workers.store import online as online_store
 from workers.store import replay_document as stored_replay
 from workers.store.outcome import MatchOutcome, SeatOutcome
 from workers.store.results import apply_outcome
@@ -73,6 +76,8 @@ class PlaySettings:
     max_attempts: int = WorkerSettings.max_attempts
     join_timeout_s: float = WorkerSettings.hosted_join_timeout_s
     match_timeout_s: float = QueueSettings.match_timeout_s
+    invitation_timeout_s: float = WorkerSettings.invitation_timeout_s
+    online_join_timeout_s: float = WorkerSettings.online_join_timeout_s
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> PlaySettings:
@@ -85,7 +90,19 @@ class PlaySettings:
     def from_settings(cls, worker: WorkerSettings, celery: QueueSettings) -> PlaySettings:
         # The give-up time is the Celery app's longest match itself: one field, so they agree.
         return cls(lease_s=worker.lease_s, max_attempts=worker.max_attempts,
-                   join_timeout_s=worker.hosted_join_timeout_s, match_timeout_s=celery.match_timeout_s)
+                   join_timeout_s=worker.hosted_join_timeout_s, match_timeout_s=celery.match_timeout_s,
+                   invitation_timeout_s=worker.invitation_timeout_s,
+                   online_join_timeout_s=worker.online_join_timeout_s)
+
+    @property
+    def online_deadlines(self) -> OnlineDeadlines:
+        return OnlineDeadlines(self.invitation_timeout_s, self.online_join_timeout_s)
+
+    def referee_join_timeout_s(self, online: bool) -> float:
+        """How long the referee waits for every seat: an online seat's invitation and join come first."""
+        if not online:
+            return self.join_timeout_s
+        return max(self.join_timeout_s, self.invitation_timeout_s + self.online_join_timeout_s + 5.0)
 
     @property
     def heartbeat_s(self) -> float:
@@ -180,14 +197,14 @@ def play_match(player: MatchPlayer, match_id: str) -> PlayResult:
             status = "void" if claimed.reason.startswith("voided") else "skipped"
             return PlayResult(match_id, status, claimed.reason)
         try:
-            folders = [player.code.folder(seat.archive_sha256) for seat in claimed.seats]
+            folders = [None if seat.online else player.code.folder(seat.archive_sha256) for seat in claimed.seats]
             _check_entries(claimed, folders)
             phases.mark("unpack")
         except (ArchiveMissing, ArchiveRejected, MatchRefused) as exc:
             queue.void(player.db, match_id, str(exc), settings.owner, claimed.attempt)
             return PlayResult(match_id, "void", str(exc))
         try:
-            outcome = player.run(_attempt_on_some_referee(player, claimed, folders, turn, phases))
+            outcome = _play_attempt(player, claimed, folders, turn, phases)
         except RefereeLost as exc:
             new_status = queue.release(player.db, match_id, settings.owner, claimed.attempt, str(exc),
                                        settings.max_attempts, started=exc.started)
@@ -203,6 +220,9 @@ def play_match(player: MatchPlayer, match_id: str) -> PlayResult:
         except MatchRefused as exc:
             queue.void(player.db, match_id, str(exc), settings.owner, claimed.attempt)
             return PlayResult(match_id, "void", str(exc))
+        except NoShow as exc:
+            void_no_show(player.db, claimed, exc, settings.owner)
+            return PlayResult(match_id, "void", exc.reason)
         except LeaseLost as exc:
             return PlayResult(match_id, "lost", str(exc))
         except Exception as exc:  # a fault of this worker: the attempt is spent, the match goes back (or void)
@@ -218,9 +238,42 @@ def play_match(player: MatchPlayer, match_id: str) -> PlayResult:
                           phases=phases.seconds)
 
 
-def _check_entries(claimed: queue.ClaimedMatch, folders: Sequence[Path]) -> None:
-    """Every seat's entry point exists in its unpacked code (before a referee waits for the bots)."""
+def _play_attempt(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Sequence[Path | None], turn: int,
+                  phases: Phases) -> MatchOutcome:
+    """One attempt; its invitations close with it (done, or void when it ended without a result)."""
+    try:
+        outcome = player.run(_attempt_on_some_referee(player, claimed, folders, turn, phases))
+    except NoShow:
+        raise  # void_no_show closes them with the no-show's reason
+    except Exception as exc:
+        _close_invitations(player.db, claimed, "void", f"the attempt ended without a result: {exc}")
+        raise
+    _close_invitations(player.db, claimed, "done")
+    return outcome
+
+
+def void_no_show(db: Database, claimed: queue.ClaimedMatch, exc: NoShow, owner: str) -> None:
+    """An online version did not take its seat: the match is void (no rating, no strike), its
+    invitations close, and the no-show counts against the version (paused at the limit)."""
+    if not queue.void(db, claimed.match_id, exc.reason, owner, claimed.attempt):
+        return
+    with db.connection() as conn:
+        online_store.close_invitations(conn, claimed.match_id, claimed.attempt, "void", exc.reason)
+        if online_store.record_no_show(conn, exc.seat.version_id):
+            log.warning("version %d paused after repeated no-shows", exc.seat.version_id)
+
+
+def _close_invitations(db: Database, claimed: queue.ClaimedMatch, state: str, reason: str = "") -> None:
+    if any(seat.online for seat in claimed.seats):
+        with db.connection() as conn:
+            online_store.close_invitations(conn, claimed.match_id, claimed.attempt, state, reason)
+
+
+def _check_entries(claimed: queue.ClaimedMatch, folders: Sequence[Path | None]) -> None:
+    """Every hosted seat's entry point exists in its unpacked code (before a referee waits for the bots)."""
     for seat, folder in zip(claimed.seats, folders):
+        if folder is None:
+            continue
         if not seat.entry:
             raise MatchRefused(f"version {seat.version_id} ({seat.name}) has no entry point in its manifest; "
                                "resubmit it with skyarena.toml naming one")
@@ -230,7 +283,7 @@ def _check_entries(claimed: queue.ClaimedMatch, folders: Sequence[Path]) -> None
                                "archive does not contain; resubmit it")
 
 
-async def _attempt_on_some_referee(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Sequence[Path],
+async def _attempt_on_some_referee(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Sequence[Path | None],
                                    turn: int, phases: Phases) -> MatchOutcome:
     """Start the attempt on the first referee that takes it, then play it there."""
     problems = []
@@ -246,7 +299,7 @@ async def _attempt_on_some_referee(player: MatchPlayer, claimed: queue.ClaimedMa
     raise RefereeLost("no referee would start the match: " + "; ".join(problems), started=False)
 
 
-async def _attempt(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Sequence[Path],
+async def _attempt(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Sequence[Path | None],
                    address: str, phases: Phases) -> MatchOutcome:
     settings = player.settings
     channel = player.referees.channel(address)
@@ -258,8 +311,9 @@ async def _attempt(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Se
         TimeControl(move_s=claimed.move_s, bank_s=claimed.bank_s, first_move_s=claimed.first_move_s,
                     wall_backstop=claimed.wall_backstop),
         claimed.strike_limit, [seat.name for seat in claimed.seats], seed=claimed.seed,
-        match_id=claimed.referee_match_id, join_timeout_s=settings.join_timeout_s,
-        cpu_clock=cpu_clock)
+        match_id=claimed.referee_match_id,
+        join_timeout_s=settings.referee_join_timeout_s(any(seat.online for seat in claimed.seats)),
+        cpu_clock=[cpu_clock and not seat.online for seat in claimed.seats])  # online seats keep wall clocks
     try:
         started = await client.start(request)
     except RefereeCallError as exc:
@@ -274,7 +328,15 @@ async def _attempt(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Se
     phases.mark("start_match")
     limits = SandboxLimits(wall_s=settings.match_timeout_s)  # the sandbox's backstop is the worker's
     measured = {"service_token": player.referees.token} if cpu_clock else {}
-    seats = asyncio.gather(*(player.host(folder, seat.entry, address, token.token, limits, channel=channel, **measured)
+
+    def play_seat(folder: Path | None, seat: queue.HostedSeat, token: str) -> Awaitable[HostedSeatOutcome]:
+        if folder is None:  # an online seat: the seat token goes to the bot through its invitation
+            invitation = online_store.NewInvitation(claimed.match_id, claimed.attempt, seat.seat, seat.version_id,
+                                                    token, address, started.match_id)
+            return play_online_seat(player.db, client, seat, invitation, settings.online_deadlines)
+        return player.host(folder, seat.entry, address, token, limits, channel=channel, **measured)
+
+    seats = asyncio.gather(*(play_seat(folder, seat, token.token)
                              for folder, seat, token in zip(folders, claimed.seats, started.seats)))
     heart = asyncio.ensure_future(_keep_lease(player, claimed))
     ended = False
@@ -335,12 +397,26 @@ def _seat_clocks(records: Sequence[dict[str, Any]]) -> list[str]:
     return list(last.get("clocks", [])) if last.get("type") == "match" else []
 
 
+def answer_medians(records: Sequence[dict[str, Any]], players: int) -> list[float | None]:
+    """Each seat's median answer time from the match record's charges: the wall time the referee
+    measured from sending a turn request to receiving the answer (``wall_s`` on a CPU clock, where
+    ``charged_s`` is CPU time), network latency included; None for a seat that never answered."""
+    last = records[-1] if records else {}
+    times: list[list[float]] = [[] for _ in range(players)]
+    for charge in last.get("charges", []) if last.get("type") == "match" else []:
+        seat = charge.get("seat")
+        if isinstance(seat, int) and 0 <= seat < players:
+            times[seat].append(float(charge.get("wall_s", charge.get("charged_s", 0.0))))
+    return [statistics.median(t) if t else None for t in times]
+
+
 def outcome_from_status(claimed: queue.ClaimedMatch, status: pb.MatchStatus, runs: Sequence[HostedSeatOutcome],
                         referee: str) -> MatchOutcome:
     """The store's MatchOutcome from the referee's record of the match and the bots' logs."""
     end = status.end
     records = replay_io.loads(status.replay_jsonl, f"the replay of {status.match_id}")
     document = stored_replay.replay_document(records)
+    medians = answer_medians(records, claimed.players)
     seats = []
     for seat, run in zip(claimed.seats, runs):
         i = seat.seat
@@ -348,7 +424,8 @@ def outcome_from_status(claimed: queue.ClaimedMatch, status: pb.MatchStatus, run
         seats.append(SeatOutcome(seat=i, version_id=seat.version_id, rank=end.result.ranks[i],
                                  score=end.result.scores[i], faults=faults, strikes=status.seats[i].strikes,
                                  forfeited=i in end.forfeited, unrated=i in end.unrated, log=run.log,
-                                 log_truncated=run.log_truncated, bot_seed=status.seats[i].bot_seed))
+                                 log_truncated=run.log_truncated, bot_seed=status.seats[i].bot_seed,
+                                 answer_median_s=medians[i]))
     return MatchOutcome(
         match_id=claimed.match_id, seats=tuple(seats), end_reason=end.result.reason, replay=document,
         state_hash=stored_replay.end(document).get("hash", ""), referee=referee,

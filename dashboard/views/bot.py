@@ -191,11 +191,16 @@ def render() -> None:
         return
     ladder = st.selectbox("Ladder", ladders, key=f"bot_ladder_{version['id']}",
                           format_func=lambda r: f"{r['season']}, {r['players']} players ({r['state']})")
-    figures = st.columns(4)
+    figures = st.columns(5)
     figures[0].metric("μ − 3σ", f"{ladder['mu'] - 3 * ladder['sigma']:.2f}")
     figures[1].metric("μ", f"{ladder['mu']:.2f}")
     figures[2].metric("σ", f"{ladder['sigma']:.2f}")
     figures[3].metric("Matches", f"{ladder['matches']:,}")
+    latency = cached("answer_latency", version["id"])
+    figures[4].metric("Median answer", "–" if latency["median_s"] is None else f"{latency['median_s'] * 1000:.0f} ms",
+                      help=f"Over its latest {latency['matches']} matches: the time from the referee sending a turn "
+                           "request to receiving the answer, network latency included (an online bot's lag shows "
+                           "here).")
 
     st.subheader("Rating history")
     history = cached("rating_history", version["id"], ladder["ladder_id"])

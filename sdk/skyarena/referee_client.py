@@ -53,14 +53,17 @@ class RefereeCallError(Exception):
 
 def start_request(game: str, players: int, options: dict[str, Any], clock: TimeControl, strikes: int | None,
                   names: Sequence[str], seed: int | None = None, match_id: str = "",
-                  join_timeout_s: float | None = None, cpu_clock: bool = False) -> pb.StartMatchRequest:
+                  join_timeout_s: float | None = None, cpu_clock: bool | Sequence[bool] = False
+                  ) -> pb.StartMatchRequest:
     """A StartMatch request; what is left out (seed, strikes, match id, join timeout) the
-    referee chooses. ``cpu_clock``: every seat is a hosted bot whose relay reports CPU time."""
+    referee chooses. ``cpu_clock``: every seat (or, a sequence, each seat marked True) is a
+    hosted bot whose relay reports CPU time."""
+    clocks = [cpu_clock] * len(names) if isinstance(cpu_clock, bool) else list(cpu_clock)
     request = pb.StartMatchRequest(
         game=game, players=players, options_json=json.dumps(options), match_id=match_id,
         time_control=pb.TimeControl(move_s=clock.move_s, bank_s=clock.bank_s, first_move_s=clock.first_move_s,
                                     wall_backstop=clock.wall_backstop),
-        seats=[pb.SeatSpec(name=name, cpu_clock=cpu_clock) for name in names])
+        seats=[pb.SeatSpec(name=name, cpu_clock=cpu) for name, cpu in zip(names, clocks)])
     if strikes is not None:
         request.strike_limit = strikes
     if seed is not None:

@@ -144,6 +144,13 @@ class CeleryProcess:
         _stop(self.proc, timeout=20)
 
 
+def platform_env(database_url: str, broker: RedisProcess, referee: RefereeProcess, data_dir: Path) -> dict[str, str]:
+    """The environment of the platform's processes under test: this test's store, broker and referee only."""
+    return {**{k: v for k, v in os.environ.items() if not k.startswith(("SKYARENA_", "CELERY_"))},
+            "DATABASE_URL": database_url, "CELERY_BROKER_URL": broker.url, "SKYARENA_DATA_DIR": str(data_dir),
+            "SKYARENA_REFEREES": referee.address, "SKYARENA_SERVICE_TOKEN": SERVICE_TOKEN}
+
+
 def tar_of(files: dict[str, bytes]) -> bytes:
     """A tar archive of ``files`` (name: bytes), as an author's submission would be."""
     buffer = io.BytesIO()

@@ -2,8 +2,10 @@
 
 Tokens are checked on every call (the store keeps only their SHA-256; a revoked or expired
 token is refused from the next call on). ``author`` tokens act on their own bots;
-``organiser`` tokens may do everything, including the organiser calls; ``service`` tokens
-belong to the platform's own processes and are refused here. The token's verdict is the
+``organiser`` tokens may do everything, including the organiser calls; ``play`` tokens only
+connect and play their own account's online versions (the Online service's Connect and
+AcceptInvitation), every Arena call refuses them; ``service`` tokens belong to the
+platform's own processes and are refused here. The token's verdict is the
 store's (`accounts.check_token`, the one check every service uses); a refusal is a gRPC status
 with what to do (`statuses.py`): UNAUTHENTICATED for a missing, unknown, expired or revoked
 token, PERMISSION_DENIED for a live token whose scope does not allow the call.
@@ -24,6 +26,7 @@ from .errors import CallRefused
 
 AUTHOR_SCOPES = ("author", "organiser")
 ORGANISER_SCOPES = ("organiser",)
+PLAY_SCOPES = ("play", "author", "organiser")  # Connect and AcceptInvitation: a play token's only calls
 
 
 def authenticate(db: Database, metadata: Iterable[Any] | None, scopes: tuple[str, ...]) -> Account:

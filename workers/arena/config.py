@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from skyarena.settings import Settings, setting
 from workers.arena.archive import ArchiveLimits
+from workers.arena.online import DEFAULT_MAX_CONNECTIONS
 from workers.arena.upload_limits import UploadLimits
 from workers.store.challenges import ChallengeLimits
 
@@ -52,6 +53,9 @@ class ArenaSettings(Settings):
                                     help="of those calls, how many one account may make at once (the bucket's size)")
     versions_per_day: int = setting(UPLOAD_DEFAULTS.versions_per_day, 1, 1_000_000, unit="versions",
                                     flag="--versions-per-day", help="new versions an account may store in any 24 hours")
+
+    max_connections: int = setting(DEFAULT_MAX_CONNECTIONS, 1, 10_000, unit="streams", flag="--max-connections",
+                                   help="online bots connected at once (each Connect stream holds a server thread)")
 
     challenges_per_day: int = setting(CHALLENGE_DEFAULTS.per_day, 1, 1_000_000, unit="matches",
                                       flag="--challenges-per-day",

@@ -12,7 +12,7 @@ import functools
 import json
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import grpc
 
@@ -60,9 +60,10 @@ from .upload_limits import UploadLimits, UploadRefused, bounded_stream, refuse
 LOGGER_NAME = "skyarena.arena"
 log = EventLog(LOGGER_NAME)
 R = TypeVar("R")
+Y = TypeVar("Y")
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 1000
-ISSUABLE_SCOPES = ("author", "organiser")  # service tokens are made by operators with database access
+ISSUABLE_SCOPES = ("author", "organiser", "play")  # service tokens are made by operators with database access
 MAX_TOKEN_LIFETIME_S = 100 * 365.25 * 86400  # longer is "never" (0); far longer overflows Postgres' timestamps
 
 # What a version's bot page says when an organiser paused or reinstated it through the Arena without a reason
@@ -74,31 +75,65 @@ def _stamp(value: Any) -> str:
     return value.isoformat() if value is not None else ""
 
 
+class Served(Protocol):
+    """What `_call` needs of a servicer: its metrics (the Arena's and the Online service's alike)."""
+
+    metrics: ArenaMetrics
+
+
+def refusal(exc: Exception, name: str) -> tuple[grpc.StatusCode, str]:
+    """The status an error of a handler becomes (`statuses.STATUS_TABLE`); INTERNAL, logged, when no row names it."""
+    status = status_of(exc)
+    if status is None:
+        status = grpc.StatusCode.INTERNAL, "the Arena failed on this call; try again, and tell the " \
+                                           "organisers if it keeps failing"
+        log.error("call_failed", exc_info=True, method=name, error=cap(f"{type(exc).__name__}: {exc}", REASON_LIMIT))
+    return status
+
+
+def _counted(served: Served, name: str, code: grpc.StatusCode, started: float) -> None:
+    seconds = time.perf_counter() - started
+    served.metrics.calls.labels(name, code.name).inc()
+    served.metrics.latency.labels(name).observe(seconds)
+    log.info("call", method=name, code=code.name, seconds=round(seconds, 4))
+
+
 def _call(method: Callable[..., R]) -> Callable[..., R]:
     """Metrics, the error's status (`statuses.STATUS_TABLE`) and a log line around one handler."""
     name = method.__name__
 
     @functools.wraps(method)
-    def handler(self: ArenaService, request: Any, context: grpc.ServicerContext) -> R:
+    def handler(self: Served, request: Any, context: grpc.ServicerContext) -> R:
         started = time.perf_counter()
         code = grpc.StatusCode.OK
         try:
             return method(self, request, context)
         except Exception as exc:
-            status = status_of(exc)
-            if status is None:
-                status = grpc.StatusCode.INTERNAL, "the Arena failed on this call; try again, and tell the " \
-                                                   "organisers if it keeps failing"
-                log.error("call_failed", exc_info=True, method=name,
-                          error=cap(f"{type(exc).__name__}: {exc}", REASON_LIMIT))
-            code, message = status
+            code, message = refusal(exc, name)
         finally:
-            seconds = time.perf_counter() - started
-            self.metrics.calls.labels(name, code.name).inc()
-            self.metrics.latency.labels(name).observe(seconds)
-            log.info("call", method=name, code=code.name, seconds=round(seconds, 4))
+            _counted(self, name, code, started)
         context.abort(code, cap(message, REASON_LIMIT))  # echoed input must not outgrow gRPC's metadata cap
         raise AssertionError("unreachable: abort raises")
+
+    return handler
+
+
+def streamed(method: Callable[..., Iterator[Y]]) -> Callable[..., Iterator[Y]]:
+    """`_call` for a server-streaming handler: the same statuses, metrics and log line, once the stream ends."""
+    name = method.__name__
+
+    @functools.wraps(method)
+    def handler(self: Served, request: Any, context: grpc.ServicerContext) -> Iterator[Y]:
+        started = time.perf_counter()
+        code = grpc.StatusCode.OK
+        try:
+            yield from method(self, request, context)
+            return
+        except Exception as exc:
+            code, message = refusal(exc, name)
+        finally:
+            _counted(self, name, code, started)
+        context.abort(code, cap(message, REASON_LIMIT))
 
     return handler
 
@@ -439,9 +474,16 @@ class ArenaService(pb_grpc.ArenaServicer):
 
     @_call
     def CreateToken(self, request: pb.CreateTokenRequest, context: grpc.ServicerContext) -> pb.CreateTokenResponse:
-        account = self._organiser(context)
+        if request.scope == "play":  # an author makes their own online bots' play tokens
+            account = self._author(context)
+            if not is_organiser(account) and request.account not in ("", account.name):
+                raise CallRefused(grpc.StatusCode.PERMISSION_DENIED, "an author may create play tokens for their own "
+                                  f"account only ({account.name}): leave --account out")
+            request.account = request.account or account.name
+        else:
+            account = self._organiser(context)
         if request.scope not in ISSUABLE_SCOPES:
-            raise BadRequest(f"scope {request.scope!r} cannot be issued here: choose author or organiser")
+            raise BadRequest(f"scope {request.scope!r} cannot be issued here: choose author, organiser or play")
         if not (0 <= request.expires_in_s <= MAX_TOKEN_LIFETIME_S):  # also refuses NaN
             raise BadRequest(f"expires_in_s must be 0 (never) or a number of seconds up to {MAX_TOKEN_LIFETIME_S:.0f}"
                              " (100 years)")

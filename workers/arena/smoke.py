@@ -76,6 +76,11 @@ def conclude(db: Database, version_id: int) -> SmokeResult:
         match_id = version["smoke_match_id"]
         match = matches.match(conn, match_id)
         assert match is not None, f"the smoke match {match_id} of version {version_id} is not stored"
+        if match["status"] == "void" and version["hosting"] == "online":  # a no-show: not the bot's code
+            message = (f"its smoke match {match_id} was void ({match['void_reason']}); it is played again when the "
+                       f"bot next connects (`skyarena connect {version['bot']}`)")
+            store.set_status(conn, version_id, "smoke", message)
+            return SmokeResult(version_id, "smoke", message)
         if match["status"] == "void":
             message = (f"its smoke match {match_id} could not be played ({match['void_reason']}); "
                        "fix what it says and submit again")

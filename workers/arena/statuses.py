@@ -18,6 +18,7 @@ from workers.errors import WorkerError
 from workers.seasons import SeasonError
 from workers.store.accounts import ScopeRefused, TokenRefused
 from workers.store.errors import Conflict, NotFound, StoreError
+from workers.store.online import NotYours
 from workers.store.replay_document import ReplayDocumentError
 
 from .archive import ArchiveRefused
@@ -38,6 +39,7 @@ STATUS_TABLE: tuple[tuple[type[Exception], grpc.StatusCode, str], ...] = (
     (PlayerCountError, Code.INVALID_ARGUMENT, "{}"),
     (ArgumentError, Code.INVALID_ARGUMENT, "{}"),
     (ScopeRefused, Code.PERMISSION_DENIED, "{}"),
+    (NotYours, Code.PERMISSION_DENIED, "{}"),
     (TokenRefused, Code.UNAUTHENTICATED, "{}"),
     (NotFound, Code.NOT_FOUND, "{}"),
     (Conflict, Code.FAILED_PRECONDITION, "{}"),

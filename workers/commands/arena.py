@@ -43,7 +43,7 @@ def serve_command(listen: str, metrics_listen: str | None, database_url: str | N
         settings = ArenaSettings.from_sources(setting_flags)
         platform = read_at_start(PlatformSettings)  # --database-url, where given, wins over it
         queue_settings = read_at_start(QueueSettings)
-        db = open_database(database_url or platform.database_url or None, data_dir=platform.data_path, max_size=8)
+        db = open_database(database_url or platform.database_url or None, data_dir=platform.data_path, max_size=16)
         broker = broker_url(platform.broker_url or None, platform.data_path)
         select_backend(sandbox)
     except PLATFORM_ERRORS + (SandboxUnavailable, ValueError) as exc:
@@ -56,7 +56,7 @@ def serve_command(listen: str, metrics_listen: str | None, database_url: str | N
     try:
         serve(ArenaServer(db, enqueue_smoke, settings.archive_limits(), sandbox_backend=sandbox,
                           uploads=settings.upload_limits(), enqueue=enqueue,
-                          challenge_limits=settings.challenge_limits()),
+                          challenge_limits=settings.challenge_limits(), max_connections=settings.max_connections),
               listen, metrics_listen)
     except OSError as exc:
         raise UserError(f"arena not started: {exc}") from None

@@ -25,7 +25,8 @@ def command() -> None:
 @command.command("create")
 @click.option("--account", default="", help="The account the token acts as (created if new; --bootstrap: "
                                               "default 'organiser').")
-@click.option("--scope", type=click.Choice(["author", "organiser"]), default="author", show_default=True)
+@click.option("--scope", type=click.Choice(["author", "organiser", "play"]), default="author", show_default=True,
+              help="play: only connects and plays the account's online bots (an author makes their own).")
 @click.option("--label", default="", help="A note kept with the token.")
 @click.option("--expires", "expires_s", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
               help="Expire after this many seconds (default: never).")
@@ -35,11 +36,14 @@ def command() -> None:
 def create(account: str, scope: str, label: str, expires_s: float | None, bootstrap: bool, address: str | None,
            token: str | None, as_json: bool) -> None:
     """Create an API token; it is printed once (only its hash is kept)."""
+    if bootstrap and scope == "play":
+        raise UserError("--bootstrap makes the first organiser token; a play token comes from the Arena: "
+                        "skyarena token create --scope play (with your author login)")
     if bootstrap:
         issued = _bootstrap(account or "organiser", "organiser" if scope == "author" else scope, label, expires_s)
         result = {"token": issued, "account": account or "organiser", "scope": "organiser", "expires_at": ""}
     else:
-        if not account:
+        if not account and scope != "play":
             raise UserError("name the account the token is for: --account NAME")
         response = arena(address, token).call("CreateToken", pb.CreateTokenRequest(
             account=account, scope=scope, label=label, expires_in_s=expires_s or 0))

@@ -20,7 +20,7 @@ from typing import Any
 from .database import Conn
 from .errors import NotFound, StoreError
 
-SCOPES = ("author", "organiser", "service")
+SCOPES = ("author", "organiser", "service", "play")
 
 
 class TokenRefused(StoreError):

@@ -27,6 +27,7 @@ class SeatOutcome:
     log: bytes = b""          # the hosted bot's stderr, already capped by the sandbox
     log_truncated: bool = False
     bot_seed: int | None = None  # the seed the referee gave the seat's bot (Welcome.bot_seed): its owner's only
+    answer_median_s: float | None = None  # its median answer time, as the referee measured it (network included)
 
 
 @dataclass(frozen=True)

@@ -23,13 +23,14 @@ SMOKE_CLOCK = (5.0, 30.0, 30.0, 3)
 
 @dataclass(frozen=True)
 class HostedSeat:
-    """What a worker needs to start one seat's bot."""
+    """What a worker needs to start one seat's bot (or, for an online version, to invite it)."""
 
     seat: int
     version_id: int
     name: str                # "bot v3", for the referee's seat names and logs
-    archive_sha256: str
+    archive_sha256: str      # empty for an online version
     entry: str               # the manifest's entry point ("bot.py" or "bot.py:ClassName")
+    online: bool = False     # the version plays from its author's machine: invited, not run here
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,8 @@ class ClaimedMatch:
     seats: tuple[HostedSeat, ...]
     cpu_clock: bool = True        # the season's: hosted seats charged their CPU time
     wall_backstop: float = 4.0    # the season's: wall deadline = this × CPU deadline
+    kind: str = "rated"           # rated | smoke
+    season: str = ""              # the season's name (empty for a smoke match)
 
     @property
     def referee_match_id(self) -> str:
@@ -76,7 +79,8 @@ def claim(db: Database, match_id: str, owner: str, lease_s: float, max_attempts:
             "SELECT m.status, m.attempts, m.lease_expires_at < now() AS expired, m.game, m.players, m.options,"
             " m.seed, coalesce(s.move_s, %s) AS move_s, coalesce(s.bank_s, %s) AS bank_s,"
             " coalesce(s.first_move_s, %s) AS first_move_s, coalesce(s.strike_limit, %s) AS strike_limit,"
-            " coalesce(s.cpu_clock, true) AS cpu_clock, coalesce(s.wall_backstop, 4) AS wall_backstop"
+            " coalesce(s.cpu_clock, true) AS cpu_clock, coalesce(s.wall_backstop, 4) AS wall_backstop, m.kind,"
+            " coalesce(s.name, '') AS season"
             " FROM matches m LEFT JOIN seasons s ON s.id = m.season_id WHERE m.id = %s FOR UPDATE OF m",
             (*SMOKE_CLOCK, match_id)).fetchone()
         if row is None:
@@ -97,15 +101,16 @@ def claim(db: Database, match_id: str, owner: str, lease_s: float, max_attempts:
             (attempt, owner, lease_s, match_id))
         seats = conn.execute(
             "SELECT p.seat, p.version_id, b.name || ' v' || v.number AS name, v.archive_sha256,"
-            " v.manifest ->> 'entry' AS entry"
+            " v.manifest ->> 'entry' AS entry, v.hosting = 'online' AS online"
             " FROM participants p JOIN bot_versions v ON v.id = p.version_id JOIN bots b ON b.id = v.bot_id"
             " WHERE p.match_id = %s ORDER BY p.seat", (match_id,)).fetchall()
     return ClaimedMatch(
         match_id=match_id, attempt=attempt, game=row["game"], players=row["players"], options=row["options"],
         seed=row["seed"], move_s=row["move_s"], bank_s=row["bank_s"], first_move_s=row["first_move_s"],
         strike_limit=row["strike_limit"], cpu_clock=row["cpu_clock"], wall_backstop=row["wall_backstop"],
-        seats=tuple(HostedSeat(r["seat"], r["version_id"], r["name"], r["archive_sha256"], r["entry"] or "")
-                    for r in seats))
+        kind=row["kind"], season=row["season"],
+        seats=tuple(HostedSeat(r["seat"], r["version_id"], r["name"], r["archive_sha256"] or "", r["entry"] or "",
+                               r["online"]) for r in seats))
 
 
 _HELD = "id = %s AND status = 'running' AND lease_owner = %s AND attempts = %s"

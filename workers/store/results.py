@@ -206,15 +206,16 @@ def _write_result(conn: Conn, outcome: MatchOutcome) -> None:
     seats = outcome.seats
     conn.execute(
         """UPDATE participants p SET rank = u.rank, score = u.score, faults = u.faults, strikes = u.strikes,
-                  forfeited = u.forfeited, unrated = u.unrated, bot_seed = u.bot_seed::numeric
+                  forfeited = u.forfeited, unrated = u.unrated, bot_seed = u.bot_seed::numeric,
+                  answer_median_s = u.answer_median_s
            FROM unnest(%s::int[], %s::int[], %s::float8[], %s::jsonb[], %s::int[], %s::bool[], %s::bool[],
-                       %s::text[])
-                AS u (seat, rank, score, faults, strikes, forfeited, unrated, bot_seed)
+                       %s::text[], %s::float8[])
+                AS u (seat, rank, score, faults, strikes, forfeited, unrated, bot_seed, answer_median_s)
            WHERE p.match_id = %s AND p.seat = u.seat""",
         ([s.seat for s in seats], [s.rank for s in seats], [s.score for s in seats],
          [Jsonb(list(s.faults)) for s in seats], [s.strikes for s in seats], [s.forfeited for s in seats],
          [s.unrated for s in seats], [None if s.bot_seed is None else str(s.bot_seed) for s in seats],  # beyond bigint
-         outcome.match_id))
+         [s.answer_median_s for s in seats], outcome.match_id))
     logs = [s for s in seats if s.log or s.log_truncated]
     if logs:
         conn.execute(

@@ -19,6 +19,7 @@ from workers.matchmaking import LadderVersion, PausedVersion, PlannedMatch
 from workers.ratings import Rating, RatingParameters
 
 from .database import Conn
+from .online import OFFLINE_AFTER_S
 
 RECENT_MATCHES = 10  # the window the fault-pause rule looks at, per version and ladder
 SCHEDULING_LOCK_CLASS = 0x5C14  # first key of the schedulers' two-key advisory lock (second: the ladder id)
@@ -30,14 +31,23 @@ def scheduling_lock(conn: Conn, ladder_id: int) -> None:
 
 
 def ladder_versions(conn: Conn, ladder_id: int, params: RatingParameters) -> list[LadderVersion]:
-    """The active versions of the ladder's game, each with its rating and recent record here."""
+    """The active versions of the ladder's game, each with its rating and recent record here.
+
+    An online version is one only while it is connected (a fresh ``online_sessions`` row), and
+    it may be seated in as many more matches as its declared ``max_games`` leaves free once its
+    matches elsewhere (other ladders, its smoke match) are counted."""
     rows = conn.execute(
-        """SELECT v.id, r.mu, r.sigma, coalesce(r.matches, 0) AS matches
+        """SELECT v.id, r.mu, r.sigma, coalesce(r.matches, 0) AS matches, o.max_games,
+                  (SELECT count(DISTINCT m.id) FROM participants p JOIN matches m ON m.id = p.match_id
+                   WHERE p.version_id = v.id AND m.status IN ('queued', 'running')
+                   AND m.ladder_id IS DISTINCT FROM l.id) AS busy_elsewhere
            FROM ladders l JOIN seasons s ON s.id = l.season_id
            JOIN bots b ON b.game = s.game AND b.retired_at IS NULL
            JOIN bot_versions v ON v.bot_id = b.id AND v.status = 'active'
+           LEFT JOIN online_sessions o ON o.version_id = v.id AND v.hosting = 'online'
            LEFT JOIN ratings r ON r.ladder_id = l.id AND r.version_id = v.id
-           WHERE l.id = %s ORDER BY v.id""", (ladder_id,)).fetchall()
+           WHERE l.id = %s AND (v.hosting = 'hosted' OR o.seen_at > now() - make_interval(secs => %s))
+           ORDER BY v.id""", (ladder_id, OFFLINE_AFTER_S)).fetchall()
     ids = [r["id"] for r in rows]
     seats: dict[int, dict[int, int]] = {}
     for r in conn.execute(
@@ -58,7 +68,8 @@ def ladder_versions(conn: Conn, ladder_id: int, params: RatingParameters) -> lis
         counts = seats.get(r["id"], {})
         seat_counts = tuple(counts.get(seat, 0) for seat in range(max(counts, default=-1) + 1))
         n, faulted = recent.get(r["id"], (0, 0))
-        out.append(LadderVersion(r["id"], rating, r["matches"], seat_counts, n, faulted))
+        limit = None if r["max_games"] is None else max(0, r["max_games"] - r["busy_elsewhere"])
+        out.append(LadderVersion(r["id"], rating, r["matches"], seat_counts, n, faulted, limit))
     return out
 
 

@@ -36,28 +36,36 @@ class Submitted:
 def submit_version(conn: Conn, account: str, bot: str, game: str, archive: bytes,
                    manifest: dict[str, Any]) -> Submitted:
     """Store a checked archive as the bot's next version, status ``smoke``; the same bytes again: that version."""
+    bot_id = own_bot(conn, account, bot, game)
+    sha = store_blob(conn, archive)
+    same = conn.execute("SELECT id FROM bot_versions WHERE bot_id = %s AND archive_sha256 = %s",
+                        (bot_id, sha)).fetchone()
+    if same is not None:
+        return Submitted(int(same["id"]), True)
+    created = conn.execute(
+        "INSERT INTO bot_versions (bot_id, number, archive_sha256, manifest, status, status_message)"
+        " SELECT %s, coalesce(max(number), 0) + 1, %s, %s, 'smoke', 'waiting for its smoke match'"
+        " FROM bot_versions WHERE bot_id = %s RETURNING id", (bot_id, sha, Jsonb(manifest), bot_id)).fetchone()
+    assert created is not None
+    return Submitted(int(created["id"]), False)
+
+
+def own_bot(conn: Conn, account: str, bot: str, game: str) -> int:
+    """The id of ``account``'s bot ``bot`` (created for ``game`` if new, the row locked): a new
+    version, hosted or online, is refused for a retired bot or for a game it was not declared for."""
     owner = account_id(conn, account)
     row = conn.execute("SELECT id, game, retired_at FROM bots WHERE account_id = %s AND name = %s FOR UPDATE",
                        (owner, bot)).fetchone()
     if row is not None and row["retired_at"] is not None:
         raise Conflict(f"the bot {bot!r} is retired: submit under a new name")
     if row is not None and row["game"] != game:
-        raise Conflict(f"the bot {bot!r} plays {row['game']}, not {game}: submit under a new name for {game}")
-    sha = store_blob(conn, archive)
+        raise Conflict(f"the bot {bot!r} was declared for {row['game']}, not {game}: submit it for {row['game']}, "
+                       f"or under a new name for {game}")
     if row is None:
         row = conn.execute("INSERT INTO bots (account_id, name, game) VALUES (%s, %s, %s) RETURNING id",
                            (owner, bot, game)).fetchone()
         assert row is not None
-    same = conn.execute("SELECT id FROM bot_versions WHERE bot_id = %s AND archive_sha256 = %s",
-                        (row["id"], sha)).fetchone()
-    if same is not None:
-        return Submitted(int(same["id"]), True)
-    created = conn.execute(
-        "INSERT INTO bot_versions (bot_id, number, archive_sha256, manifest, status, status_message)"
-        " SELECT %s, coalesce(max(number), 0) + 1, %s, %s, 'smoke', 'waiting for its smoke match'"
-        " FROM bot_versions WHERE bot_id = %s RETURNING id", (row["id"], sha, Jsonb(manifest), row["id"])).fetchone()
-    assert created is not None
-    return Submitted(int(created["id"]), False)
+    return int(row["id"])
 
 
 def smoke_opponent(conn: Conn, game: str, archive: bytes, manifest: dict[str, Any]) -> int:

@@ -19,7 +19,7 @@ from .errors import NotFound
 
 VERSION_SQL = """
     SELECT v.id, v.number, v.status, v.status_message, v.archive_sha256, v.manifest, v.smoke_match_id,
-           v.created_at, v.status_changed_at, b.id AS bot_id, b.name AS bot, b.game, b.retired_at,
+           v.created_at, v.status_changed_at, v.hosting, b.id AS bot_id, b.name AS bot, b.game, b.retired_at,
            a.id AS account_id, a.name AS account
     FROM bot_versions v JOIN bots b ON b.id = v.bot_id JOIN accounts a ON a.id = b.account_id"""
 
@@ -108,6 +108,18 @@ def faults_by_kind(conn: Conn, version_id: int) -> list[Row]:
            FROM participants p, jsonb_array_elements(p.faults) AS f
            WHERE p.version_id = %s AND p.faults <> '[]'::jsonb
            GROUP BY 1 ORDER BY count(*) DESC, 1""", (version_id,)))
+
+
+def answer_latency(conn: Conn, version_id: int, window: int = 100) -> Row:
+    """The version's median answer time over its latest ``window`` finished matches (the median of
+    each match's median, as the referee measured them, network included) and how many counted."""
+    row = conn.execute(
+        """SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY answer_median_s) AS median_s, count(*) AS matches
+           FROM (SELECT p.answer_median_s FROM participants p JOIN matches m ON m.id = p.match_id
+                 WHERE p.version_id = %s AND m.status = 'finished' AND p.answer_median_s IS NOT NULL
+                 ORDER BY m.completed_seq DESC NULLS LAST LIMIT %s) latest""", (version_id, window)).fetchone()
+    assert row is not None
+    return dict(row)
 
 
 def version_of_smoke_match(conn: Conn, match_id: str) -> int | None:

@@ -74,12 +74,13 @@ class Arena:
     token: str
 
     @contextmanager
-    def stub(self) -> Iterator[pb_grpc.ArenaStub]:
+    def stub(self, service: Callable[[grpc.Channel], Any] = pb_grpc.ArenaStub) -> Iterator[Any]:
+        """A stub of the Arena's ``service`` (the Arena's own, or the Online service's) on a channel of its own."""
         channel = grpc.insecure_channel(self.address, options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),  # public replays of long matches
         ])
         try:
-            yield pb_grpc.ArenaStub(channel)
+            yield service(channel)
         finally:
             channel.close()
 
@@ -87,9 +88,10 @@ class Arena:
     def metadata(self) -> tuple[tuple[str, str], ...]:
         return (("authorization", f"Bearer {self.token}"),)
 
-    def call(self, method: str, request: Message, timeout: float = CALL_TIMEOUT_S) -> Any:
+    def call(self, method: str, request: Message, timeout: float = CALL_TIMEOUT_S,
+             service: Callable[[grpc.Channel], Any] = pb_grpc.ArenaStub) -> Any:
         """One unary call; a gRPC error becomes a UserError with the Arena's own message."""
-        with self.stub() as stub:
+        with self.stub(service) as stub:
             try:
                 return getattr(stub, method)(request, metadata=self.metadata, timeout=timeout)
             except grpc.RpcError as exc:

@@ -57,15 +57,24 @@ def wait_for(client: Arena, version_id: int, timeout_s: float) -> pb.BotVersionI
 
 
 @click.command("submit")
-@click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("target", metavar="DIRECTORY")
 @click.option("--game", default="", help="The game (default: the manifest's).")
 @click.option("--name", "bot", default="", help="The bot's name (default: the manifest's).")
+@click.option("--online", is_flag=True, help="Register an online version: no upload, the bot plays from your "
+              "machine with skyarena connect (DIRECTORY may be the bot's name, with --game).")
 @click.option("--wait", is_flag=True, help="Wait for the smoke match's verdict.")
 @click.option("--wait-timeout", type=click.FloatRange(min=1), default=600, show_default=True, metavar="SECONDS")
 @arena_options
-def command(directory: Path, game: str, bot: str, wait: bool, wait_timeout: float, address: str | None,
+def command(target: str, game: str, bot: str, online: bool, wait: bool, wait_timeout: float, address: str | None,
             token: str | None, as_json: bool) -> None:
-    """Submit the bot in DIRECTORY (with its skyarena.toml) as a new version."""
+    """Submit the bot in DIRECTORY (with its skyarena.toml) as a new version, or register an online one."""
+    if online:
+        register_online(target, game, bot, address, token, as_json)
+        return
+    directory = Path(target)
+    if not directory.is_dir():
+        raise UserError(f"{target} is not a folder: submit a bot folder with its skyarena.toml (or pass --online "
+                        "to register an online bot by name)")
     if not (directory / "skyarena.toml").is_file():
         raise UserError(f"{directory} has no skyarena.toml: write one with game, entry and name "
                         "(skyarena new GAME DIR writes a bot with one)")
@@ -83,3 +92,27 @@ def command(directory: Path, game: str, bot: str, wait: bool, wait_timeout: floa
         click.echo(f"status: {info.status}" + (f" — {info.status_message}" if info.status_message else ""))
     if info.status == "failed":
         raise SystemExit(1)
+
+
+def register_online(target: str, game: str, bot: str, address: str | None, token: str | None, as_json: bool) -> None:
+    """``submit --online``: the bot's online version (a folder's skyarena.toml may name it and its game)."""
+    from skyarena.v1 import online_pb2, online_pb2_grpc
+
+    from .connect import manifest_of
+
+    manifest = manifest_of(target)
+    bot = bot or manifest.get("name") or target
+    game = game or manifest.get("game", "")
+    if not game:
+        raise UserError(f"which game does {bot} play? pass --game GAME (skyarena games lists them)")
+    response = arena(address, token).call("RegisterOnlineVersion", online_pb2.RegisterOnlineRequest(bot=bot, game=game),
+                                          service=online_pb2_grpc.OnlineStub)
+    info = response.version
+    if as_json:
+        echo_json({"version": to_json(info), "existing": response.existing})
+        return
+    again = " (already registered)" if response.existing else ""
+    click.echo(f"version {info.id}: {info.bot} v{info.number} for {info.game}, online{again}")
+    click.echo(f"status: {info.status} — {info.status_message}")
+    click.echo(f"next: skyarena connect {bot if not manifest else target}  (a play token: skyarena token create "
+               "--scope play)")

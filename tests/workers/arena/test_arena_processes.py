@@ -20,7 +20,7 @@ import pytest
 from workers.store import Database
 from workers.store.accounts import issue_token
 
-from ..services import SERVICE_TOKEN, SKYARENA, CeleryProcess, RedisProcess, RefereeProcess, house_league
+from ..services import SKYARENA, CeleryProcess, RedisProcess, RefereeProcess, house_league, platform_env
 from .support import cli
 
 
@@ -38,9 +38,7 @@ def test_a_submission_is_smoked_by_a_worker_and_climbs_the_ladder(db: Database, 
         token = issue_token(conn, "grace", "author")
     broker = RedisProcess(short_dir)
     referee = RefereeProcess(short_dir)
-    env = {**{k: v for k, v in os.environ.items() if not k.startswith(("SKYARENA_", "CELERY_"))},
-           "DATABASE_URL": database_url, "CELERY_BROKER_URL": broker.url, "SKYARENA_DATA_DIR": str(short_dir / "d"),
-           "SKYARENA_REFEREES": referee.address, "SKYARENA_SERVICE_TOKEN": SERVICE_TOKEN}
+    env = platform_env(database_url, broker, referee, short_dir / "d")
     worker = CeleryProcess("worker", env, short_dir / "worker.log", "--concurrency", "2")
     with open(short_dir / "arena.log", "wb") as log:
         arena = subprocess.Popen([SKYARENA, "arena", "serve", "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE,
