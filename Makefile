@@ -42,6 +42,7 @@ bench: $(STAMP)
 
 proto: $(STAMP)
 	$(BIN)/python proto/generate.py
+	$(BIN)/python proto/reference.py
 
 golden: $(STAMP)
 	$(BIN)/python -m tests.games.golden --write

@@ -54,6 +54,21 @@ def test_generated_code_is_fresh(tmp_path: Path) -> None:
     assert not stale, f"stale generated code ({', '.join(stale)}): run make proto"
 
 
+def test_the_protocol_reference_is_fresh_and_comments_every_online_field() -> None:
+    """docs/PROTOCOL.md is what proto/reference.py makes of the .proto comments, and the Online
+    service (what a bot in another language is written from) leaves no call, message or field bare."""
+    spec = importlib.util.spec_from_file_location("proto_reference", ROOT / "proto" / "reference.py")
+    assert spec is not None and spec.loader is not None
+    reference = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(reference)
+    text = reference.reference()
+    assert (ROOT / "docs" / "PROTOCOL.md").read_text() == text, "docs/PROTOCOL.md is stale: run make proto"
+    online = text.split("## `skyarena/v1/online.proto`")[1].split("\n## ")[0]
+    for line in online.splitlines():
+        assert not line.endswith("|  |") and not line.endswith("| |"), f"an online.proto row has no comment: {line}"
+    assert online.count("### ") == 9  # the service and its 8 messages
+
+
 def test_generated_code_has_typed_stubs() -> None:
     committed = ROOT / "sdk" / "skyarena" / "v1"
     for module in committed.rglob("*_pb2.py"):

@@ -23,6 +23,7 @@ from workers.play import MatchPlayer, PlayResult, play_match
 from workers.scheduling import schedule_active, top_up_after
 from workers.store import Database
 from workers.store import online as online_store
+from workers.store.seasons import get_season
 from workers.store.submissions import set_status
 
 
@@ -196,21 +197,23 @@ class Storm:
             self._thread.join(30)
 
 
-def storm_findings(db: Database) -> dict[str, Any]:
+def storm_findings(db: Database, season: str) -> dict[str, Any]:
     """What a season after a storm must show: nothing stuck, lost or rated twice, every void a no-show
     with its reason."""
     with db.connection() as conn:
+        season_id = get_season(conn, season).id
         statuses = {r["status"]: r["n"] for r in conn.execute(
-            "SELECT status, count(*) AS n FROM matches WHERE kind = 'rated' GROUP BY status")}
+            "SELECT status, count(*) AS n FROM matches WHERE season_id = %s GROUP BY status", (season_id,))}
         void_reasons = [r["void_reason"] for r in conn.execute(
-            "SELECT void_reason FROM matches WHERE status = 'void' ORDER BY id")]
+            "SELECT void_reason FROM matches WHERE season_id = %s AND status = 'void' ORDER BY id", (season_id,))]
         badly_rated = conn.execute(
             """SELECT m.id, m.status, m.players, count(h.id) AS rows, count(DISTINCT h.version_id) AS versions
-               FROM matches m LEFT JOIN rating_history h ON h.match_id = m.id WHERE m.kind = 'rated'
+               FROM matches m LEFT JOIN rating_history h ON h.match_id = m.id WHERE m.season_id = %s
                GROUP BY m.id HAVING (m.status = 'finished' AND count(h.id) <> m.players)
                    OR (m.status <> 'finished' AND count(h.id) > 0)
-                   OR count(h.id) <> count(DISTINCT h.version_id)""").fetchall()
+                   OR count(h.id) <> count(DISTINCT h.version_id)""", (season_id,)).fetchall()
         open_invitations = conn.execute(
-            "SELECT count(*) AS n FROM invitations WHERE state IN ('pending', 'accepted', 'joined')").fetchone()
+            "SELECT count(*) AS n FROM invitations i JOIN matches m ON m.id = i.match_id WHERE m.season_id = %s"
+            " AND i.state IN ('pending', 'accepted', 'joined')", (season_id,)).fetchone()
     return {"statuses": statuses, "void_reasons": void_reasons, "badly_rated": [dict(r) for r in badly_rated],
             "open_invitations": open_invitations["n"] if open_invitations else 0}

@@ -52,6 +52,8 @@ DESCRIPTOR: _descriptor.FileDescriptor
 
 @_typing.final
 class RegisterOnlineRequest(_message.Message):
+    """Which bot to register an online version of."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     BOT_FIELD_NUMBER: _builtins.int
@@ -78,6 +80,8 @@ Global___RegisterOnlineRequest: _TypeAlias = RegisterOnlineRequest  # noqa: Y015
 
 @_typing.final
 class ConnectRequest(_message.Message):
+    """Which online version to keep online, and how many matches it plays at once."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     BOT_FIELD_NUMBER: _builtins.int
@@ -150,6 +154,8 @@ Global___OnlineEvent: _TypeAlias = OnlineEvent  # noqa: Y015
 
 @_typing.final
 class Connected(_message.Message):
+    """The connection is accepted: what is online now, and the stream's rhythm."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     VERSION_ID_FIELD_NUMBER: _builtins.int
@@ -164,14 +170,17 @@ class Connected(_message.Message):
     version_id: _builtins.int
     """The version that is online now."""
     bot: _builtins.str
-    """Its bot's name, its number and its game."""
+    """Its bot's name."""
     version: _builtins.int
+    """Its number among the bot's versions (1, 2, ...)."""
     game: _builtins.str
+    """The game it plays."""
     status: _builtins.str
-    """Its status (smoke, active, paused) and why (a paused version is not invited until an
-    organiser reinstates it; one paused for no-shows is reinstated by connecting again).
+    """Its status: smoke, active or paused (a paused version is not invited until an organiser
+    reinstates it; one paused for no-shows is reinstated by connecting again).
     """
     status_message: _builtins.str
+    """Why the status is what it is."""
     max_games: _builtins.int
     """The concurrency in force (ConnectRequest.max_games, or 1)."""
     heartbeat_s: _builtins.float
@@ -242,7 +251,9 @@ class Invitation(_message.Message):
     referee: _builtins.str
     """The referee's HOST:PORT."""
     game: _builtins.str
+    """The game ("sky-team", "skyjo-action", ...)."""
     players: _builtins.int
+    """The number of seats."""
     options_json: _builtins.str
     """The game options as a JSON object, except "setup" (it would reveal the deal)."""
     strike_limit: _builtins.int
@@ -297,6 +308,8 @@ Global___Invitation: _TypeAlias = Invitation  # noqa: Y015
 
 @_typing.final
 class Heartbeat(_message.Message):
+    """The stream is alive."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     SEQUENCE_FIELD_NUMBER: _builtins.int
@@ -321,6 +334,8 @@ Global___Heartbeat: _TypeAlias = Heartbeat  # noqa: Y015
 
 @_typing.final
 class AcceptInvitationRequest(_message.Message):
+    """Which invitation to take up."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     INVITATION_ID_FIELD_NUMBER: _builtins.int
@@ -341,13 +356,17 @@ Global___AcceptInvitationRequest: _TypeAlias = AcceptInvitationRequest  # noqa: 
 
 @_typing.final
 class AcceptInvitationResponse(_message.Message):
+    """The invitation is accepted: join the referee now."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     INVITATION_ID_FIELD_NUMBER: _builtins.int
     MATCH_ID_FIELD_NUMBER: _builtins.int
     JOIN_WITHIN_S_FIELD_NUMBER: _builtins.int
     invitation_id: _builtins.int
+    """The invitation accepted."""
     match_id: _builtins.str
+    """Its match (the league's id)."""
     join_within_s: _builtins.float
     """Seconds left to join the referee with the seat token."""
     def __init__(

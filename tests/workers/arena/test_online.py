@@ -160,8 +160,8 @@ def test_a_play_token_connects_and_plays_and_the_arena_refuses_it_everything_els
     assert error.code() == grpc.StatusCode.PERMISSION_DENIED and "own account only" in (error.details() or "")
 
 
-def test_bad_registrations_and_connections_are_refused_each_with_one_line(arena: ArenaUnderTest,
-                                                                           db: Database) -> None:
+def test_bad_registrations_and_connections_are_refused_each_with_one_line(arena: ArenaUnderTest, db: Database,
+                                                                           tmp_path: Path) -> None:
     author, bob = arena.token("ada"), arena.token("bob", "play")
     stub = online_stub(arena)
     registered = stub.RegisterOnlineVersion(pb.RegisterOnlineRequest(bot="flyer", game="sky-team"),
@@ -199,6 +199,15 @@ def test_bad_registrations_and_connections_are_refused_each_with_one_line(arena:
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT and "max_games" in (error.details() or "")
     error = refused(stub.AcceptInvitation, pb.AcceptInvitationRequest(invitation_id=12345), metadata=auth(author))
     assert error.code() == grpc.StatusCode.NOT_FOUND
+
+    # The commands say the same, in one line each.
+    connect = cli(tmp_path, "connect", "nobot", "--bot", "random", "--arena", arena.address, "--token", bob)
+    assert connect.exit_code != 0 and len(connect.output.strip().splitlines()) == 1, connect.output
+    assert "the Arena refused the connection: you have no bot called 'nobot'" in connect.output
+    unnamed = cli(tmp_path, "connect", "nobot", "--arena", arena.address, "--token", bob)
+    assert unnamed.exit_code != 0 and "--bot FILE.py" in unnamed.output
+    gameless = cli(tmp_path, "submit", "--online", "flyer2", "--arena", arena.address, "--token", author)
+    assert gameless.exit_code != 0 and "pass --game GAME" in gameless.output
 
     # Connecting twice: the newer connection replaces the older, which ends ABORTED saying so.
     first = RawConnection(arena, author, bot="flyer")
@@ -291,7 +300,7 @@ def test_online_and_hosted_versions_share_one_rated_ladder(arena: ArenaUnderTest
                                                           player: MatchPlayer) -> None:
     """4 online and 4 hosted versions; every match completes and the ratings recompute exactly.
     (bench/online.py plays 200 such matches; here a count that fits a test.)"""
-    matches = 24
+    matches = 60
     season, _hosted = house_league(db, "mixed", "skyjo-action", (2,), 4, matches_in_flight=4, **CLOCKS)
     names = [f"online-{i}" for i in range(4)]
     online_ids = register_online_versions(db, "ada", "skyjo-action", names)
@@ -312,7 +321,11 @@ def test_online_and_hosted_versions_share_one_rated_ladder(arena: ArenaUnderTest
             "SELECT count(*) AS n FROM participants p JOIN matches m ON m.id = p.match_id"
             " WHERE m.status = 'finished' AND m.kind = 'rated' AND p.version_id = ANY(%s)", (online_ids,)).fetchone()
         reports = recompute_season(conn, get_season(conn, season.name))
+        latencies = [versions.answer_latency(conn, v) for v in online_ids]
     assert open_rows is not None and open_rows["n"] == 0
+    # each version's median answer time, as the referee measured it (its dashboard page shows it)
+    assert all(lat["matches"] >= 1 and lat["median_s"] > 0 for lat in latencies if lat["matches"]), latencies
+    assert any(lat["matches"] for lat in latencies)
     assert online_seats is not None and online_seats["n"] >= matches // 2  # the online bots really played
     assert [r.differences for r in reports] == [()] and reports[0].matches == run.finished
 
@@ -381,7 +394,7 @@ def test_a_disconnect_storm_loses_no_match_rates_none_twice_and_voids_each_no_sh
         storm.calm()
         for bot in storm.bots.values():
             bot.stop()
-    findings = storm_findings(db)
+    findings = storm_findings(db, season.name)
     assert set(findings["statuses"]) <= {"finished", "void"}, findings  # none stuck
     assert findings["badly_rated"] == [], findings                    # none lost or rated twice
     assert findings["open_invitations"] == 0, findings
