@@ -34,6 +34,7 @@ from workers.store.challenges import ChallengeLimits, queue_challenges
 from workers.store.ladders import frozen_standings, leaderboard, rating_history
 from workers.store.matches import replay_data
 from workers.store.results import decompress_replay
+from workers.store.versions import answer_latency
 
 PAGES = Path(__file__).resolve().parents[2] / "dashboard" / "views"
 SVG_DATA_URL = "data:image/svg+xml;base64,"
@@ -168,6 +169,8 @@ def test_bot_page_shows_versions_history_chart_matches_head_to_head_and_faults(p
         assert row._7 == pytest.approx(low) and row._8 == pytest.approx(high)
         assert low <= row._6 <= high
     assert list(faults["kind"]) == ["timeout"] and list(faults["faults"]) == [1]
+    latency = store_rows(seeded.url, answer_latency, version)
+    assert latency["matches"] >= played and metrics(app)["Median answer"] == f"{latency['median_s'] * 1000:.0f} ms"
     assert list(faults["example"]) == [f"/match?match={seeded.league.faulty_match}"]
     assert "Your bot's log" not in [s.value for s in app.subheader], "logs only for the author"
 
