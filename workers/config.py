@@ -72,6 +72,8 @@ class WorkerSettings(Settings):
     hosted_join_timeout_s: float = setting(30.0, 0.1, DAY_S, unit="seconds", old_env=("SKYARENA_JOIN_TIMEOUT_S",),
                                            help="every hosted bot must have joined its match within this "
                                                 "(sandbox start-up included)")
+    public_referees: str = setting("", help="`HOST:PORT=PUBLIC_HOST:PORT,...`: the address online bots are told "
+                                   "to join for a referee of `SKYARENA_REFEREES` (unset: the same address)")
     invitation_timeout_s: float = setting(10.0, 0.1, DAY_S, unit="seconds", help="an online version must accept "
                                           "its invitation within this, or the match is void as its no-show")
     online_join_timeout_s: float = setting(15.0, 0.1, DAY_S, unit="seconds", help="after accepting, an online "

@@ -43,7 +43,7 @@ from skyarena.v1 import referee_pb2 as pb
 from workers.bot_code import ArchiveMissing, ArchiveRejected, CodeCache
 from workers.config import QueueSettings, WorkerSettings
 from workers.online_seat import NoShow, OnlineDeadlines, play_online_seat
-from workers.referees import Referees
+from workers.referees import Referees, parse_public_referees
 from workers.sandbox import HostedSeatOutcome, SandboxLimits, play_hosted_seat
 from workers.store import Conflict, Database, queue
 from workers.store import online as online_store
@@ -78,6 +78,7 @@ class PlaySettings:
     match_timeout_s: float = QueueSettings.match_timeout_s
     invitation_timeout_s: float = WorkerSettings.invitation_timeout_s
     online_join_timeout_s: float = WorkerSettings.online_join_timeout_s
+    public_referees: Mapping[str, str] = field(default_factory=dict)  # referee -> the address online bots join
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> PlaySettings:
@@ -92,7 +93,8 @@ class PlaySettings:
         return cls(lease_s=worker.lease_s, max_attempts=worker.max_attempts,
                    join_timeout_s=worker.hosted_join_timeout_s, match_timeout_s=celery.match_timeout_s,
                    invitation_timeout_s=worker.invitation_timeout_s,
-                   online_join_timeout_s=worker.online_join_timeout_s)
+                   online_join_timeout_s=worker.online_join_timeout_s,
+                   public_referees=parse_public_referees(worker.public_referees))
 
     @property
     def online_deadlines(self) -> OnlineDeadlines:
@@ -332,7 +334,8 @@ async def _attempt(player: MatchPlayer, claimed: queue.ClaimedMatch, folders: Se
     def play_seat(folder: Path | None, seat: queue.HostedSeat, token: str) -> Awaitable[HostedSeatOutcome]:
         if folder is None:  # an online seat: the seat token goes to the bot through its invitation
             invitation = online_store.NewInvitation(claimed.match_id, claimed.attempt, seat.seat, seat.version_id,
-                                                    token, address, started.match_id)
+                                                    token, settings.public_referees.get(address, address),
+                                                    started.match_id)
             return play_online_seat(player.db, client, seat, invitation, settings.online_deadlines)
         return player.host(folder, seat.entry, address, token, limits, channel=channel, **measured)
 

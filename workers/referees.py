@@ -24,6 +24,7 @@ from workers.errors import WorkerError
 
 REFEREES_ENV = WorkerSettings.env_name("referees")
 SERVICE_TOKEN_ENV = WorkerSettings.env_name("service_token")
+PUBLIC_REFEREES_ENV = WorkerSettings.env_name("public_referees")
 DOWN_FOR_S = 10.0  # how long a referee that failed is tried only after the healthy ones
 
 CHANNEL_OPTIONS = [
@@ -56,10 +57,30 @@ def parse_referees(value: str | None = None) -> tuple[str, ...]:
         raise RefereeConfigError(f"no referee is configured: set {REFEREES_ENV}=HOST:PORT[,HOST:PORT...] "
                                  "(start one with `skyarena referee serve`)")
     for address in addresses:
-        host, sep, port = address.rpartition(":")
-        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-            raise RefereeConfigError(f"{REFEREES_ENV} entry {address!r} is not HOST:PORT (e.g. 127.0.0.1:50051)")
+        _checked_address(address, REFEREES_ENV)
     return addresses
+
+
+def _checked_address(address: str, what: str) -> str:
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise RefereeConfigError(f"{what} entry {address!r} is not HOST:PORT (e.g. 127.0.0.1:50051)")
+    return address
+
+
+def parse_public_referees(value: str | None = None) -> dict[str, str]:
+    """``SKYARENA_PUBLIC_REFEREES``: the address an online bot is told to join, per referee address
+    (a referee behind a proxy or a public name); a referee not named is told as it is."""
+    text = value if value is not None else current(WorkerSettings).public_referees
+    pairs = {}
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        inner, sep, public = part.partition("=")
+        if not sep:
+            raise RefereeConfigError(f"{PUBLIC_REFEREES_ENV} entry {part!r} is not REFEREE=PUBLIC (e.g. "
+                                     "10.0.0.5:50051=referee.example.org:50051)")
+        pairs[_checked_address(inner.strip(), PUBLIC_REFEREES_ENV)] = _checked_address(public.strip(),
+                                                                                      PUBLIC_REFEREES_ENV)
+    return pairs
 
 
 def service_token(value: str | None = None) -> str:

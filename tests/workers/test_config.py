@@ -98,3 +98,16 @@ def test_the_referee_and_the_worker_join_timeouts_have_two_names(caplog: pytest.
     assert [r.getMessage() for r in caplog.records] == [  # ... and is told, in one line, what to set
         "the worker reads SKYARENA_JOIN_TIMEOUT_S as SKYARENA_HOSTED_JOIN_TIMEOUT_S for now: set "
         "SKYARENA_HOSTED_JOIN_TIMEOUT_S instead (the old name will stop being read here)"]
+
+
+def test_online_bots_are_told_each_referees_public_address_and_a_bad_pair_is_one_line() -> None:
+    from workers.play import PlaySettings
+    from workers.referees import RefereeConfigError
+
+    settings = PlaySettings.from_env({"SKYARENA_PUBLIC_REFEREES": "10.0.0.5:50051=referee.example.org:443"})
+    assert settings.public_referees == {"10.0.0.5:50051": "referee.example.org:443"}
+    assert PlaySettings.from_env({}).public_referees == {}
+    for bad, words in (("nope", "is not REFEREE=PUBLIC"), ("10.0.0.5:50051=far", "'far' is not HOST:PORT")):
+        with pytest.raises(RefereeConfigError, match=words) as caught:
+            PlaySettings.from_env({"SKYARENA_PUBLIC_REFEREES": bad})
+        assert "SKYARENA_PUBLIC_REFEREES" in str(caught.value) and "\n" not in str(caught.value)

@@ -12,7 +12,7 @@ from skyarena.settings import read_at_start
 from workers.broker import BrokerUnavailable, broker_url, redact
 from workers.config import PlatformSettings, QueueSettings, WorkerSettings
 from workers.errors import PLATFORM_ERRORS
-from workers.referees import check_reachable, parse_referees, service_token
+from workers.referees import check_reachable, parse_public_referees, parse_referees, service_token
 from workers.sandbox import SandboxUnavailable, select_backend
 from workers.store import open_database
 from workers.store import redact as redact_database
@@ -35,6 +35,7 @@ def preflight(kind: str, as_json: bool, need_referees: bool) -> Celery:
         sandbox = None
         if need_referees:  # a worker: it plays matches
             service_token()
+            parse_public_referees()
             sandbox = select_backend().summary
     except PLATFORM_ERRORS + (SandboxUnavailable, ValueError) as exc:
         raise UserError(f"{kind} not started: {exc}") from None
