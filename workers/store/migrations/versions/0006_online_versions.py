@@ -16,14 +16,14 @@
   the referee, the deadline to accept, and what became of it.
 
 Revision ID: 0006
-Revises: 0003
+Revises: 0004
 Create Date: 2026-12-06
 """
 
 from alembic import op
 
 revision = "0006"
-down_revision = "0003"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
