@@ -50,8 +50,6 @@ class ClaimedMatch:
     seats: tuple[HostedSeat, ...]
     cpu_clock: bool = True        # the season's: hosted seats charged their CPU time
     wall_backstop: float = 4.0    # the season's: wall deadline = this × CPU deadline
-    kind: str = "rated"           # rated | smoke
-    season: str = ""              # the season's name (empty for a smoke match)
 
     @property
     def referee_match_id(self) -> str:
@@ -79,8 +77,7 @@ def claim(db: Database, match_id: str, owner: str, lease_s: float, max_attempts:
             "SELECT m.status, m.attempts, m.lease_expires_at < now() AS expired, m.game, m.players, m.options,"
             " m.seed, coalesce(s.move_s, %s) AS move_s, coalesce(s.bank_s, %s) AS bank_s,"
             " coalesce(s.first_move_s, %s) AS first_move_s, coalesce(s.strike_limit, %s) AS strike_limit,"
-            " coalesce(s.cpu_clock, true) AS cpu_clock, coalesce(s.wall_backstop, 4) AS wall_backstop, m.kind,"
-            " coalesce(s.name, '') AS season"
+            " coalesce(s.cpu_clock, true) AS cpu_clock, coalesce(s.wall_backstop, 4) AS wall_backstop"
             " FROM matches m LEFT JOIN seasons s ON s.id = m.season_id WHERE m.id = %s FOR UPDATE OF m",
             (*SMOKE_CLOCK, match_id)).fetchone()
         if row is None:
@@ -108,7 +105,6 @@ def claim(db: Database, match_id: str, owner: str, lease_s: float, max_attempts:
         match_id=match_id, attempt=attempt, game=row["game"], players=row["players"], options=row["options"],
         seed=row["seed"], move_s=row["move_s"], bank_s=row["bank_s"], first_move_s=row["first_move_s"],
         strike_limit=row["strike_limit"], cpu_clock=row["cpu_clock"], wall_backstop=row["wall_backstop"],
-        kind=row["kind"], season=row["season"],
         seats=tuple(HostedSeat(r["seat"], r["version_id"], r["name"], r["archive_sha256"] or "", r["entry"] or "",
                                r["online"]) for r in seats))
 

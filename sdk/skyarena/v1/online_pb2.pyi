@@ -259,7 +259,9 @@ class Invitation(_message.Message):
     strike_limit: _builtins.int
     """Faults before the seat forfeits."""
     kind: _builtins.str
-    """"rated" (a season's ladder) or "smoke" (the version's smoke match)."""
+    """"rated" (a season's ladder), "smoke" (the version's smoke match) or "challenge" (an
+    unrated match an account asked for).
+    """
     season: _builtins.str
     """The season's name (empty for a smoke match)."""
     accept_within_s: _builtins.float
