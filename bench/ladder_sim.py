@@ -14,26 +14,45 @@ after 10, 20 and 40 matches per bot, the mean over several seeds.
     python bench/ladder_sim.py                                       # the table
     python bench/ladder_sim.py --players 2 --matches-per-bot 20 --json
         # {"kendall_tau": ..., "random_pairing_kendall_tau": ...}
+
+``--settle`` measures the finish line instead: matches until the top 3 is *settled*
+(`workers.rank_confidence.settle_verdict`, checked after every batch, k = 3, p = 0.95) under
+today's matchmaker (``seek_share=0``), the information-seeking one (the default parameters)
+and random pairing, the same bots for all three; then, for the seeking matchmaker, Kendall's
+τ of the true top 8 when it said settled and how often its settled top 3 was not the true
+order. A ladder that has not settled after ``SETTLE_CAP`` matches per bot counts that many.
+It also times what the rank intervals and the settled check add to one schedule tick on a
+ladder of 1,000 versions.
+
+    python bench/ladder_sim.py --settle --json
+        # {"matches_to_settle": {"today": n, "seeking": n, "random": n}, "top8_tau_when_settled": ...,
+        #  "wrong_settled_rate": ..., "seeds": ..., "tick_ms_1000_versions": ..., ...}
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from workers.matchmaking import LadderVersion, MatchmakingParameters, plan_matches  # noqa: E402
-from workers.ratings import RatingParameters, SeatResult, rate_free_for_all  # noqa: E402
+from workers.matchmaking import LadderVersion, MatchmakingParameters, open_pairs, plan_matches  # noqa: E402
+from workers.rank_confidence import Contestant, ladder_order, rank_intervals, settle_verdict  # noqa: E402
+from workers.ratings import Rating, RatingParameters, SeatResult, rate_free_for_all  # noqa: E402
 
 BOTS = 40
 CHECKPOINTS = (10, 20, 40)
 TARGET_TAU_2P_20 = 0.85
+SETTLE_CAP = 300           # matches per bot before a ladder that never settles is given up on
+SETTLE_TARGETS = {"fewer_matches": 0.30, "top8_tau_when_settled": 0.9, "wrong_settled_rate": 0.05}
+TICK_VERSIONS = 1000
 
 Scheduler = Callable[["Ladder", random.Random, int], list[tuple[int, ...]]]
 
@@ -90,10 +109,28 @@ class Ladder:
         return kendall_tau(self.skill, [self.ratings[v].leaderboard_score for v in range(BOTS)])
 
 
-def matchmaker(ladder: Ladder, rng: random.Random, count: int) -> list[tuple[int, ...]]:
-    plan = plan_matches(ladder.versions(), [], ladder.players, count, rng.randrange(2**32),
-                        MatchmakingParameters(), ladder.params)
-    return [m.seats for m in plan.matches]
+    def contestants(self) -> list[Contestant]:
+        return [Contestant(v, self.ratings[v], self.played[v]) for v in range(BOTS)]
+
+    def top8_tau(self) -> float:
+        best = sorted(range(BOTS), key=lambda v: -self.skill[v])[:8]
+        return kendall_tau([self.skill[v] for v in best], [self.ratings[v].leaderboard_score for v in best])
+
+    def top3_right(self) -> bool:
+        truth = sorted(range(BOTS), key=lambda v: -self.skill[v])[:3]
+        return [c.version_id for c in ladder_order(self.contestants())[:3]] == truth
+
+
+def scheduled_by(params: MatchmakingParameters) -> Scheduler:
+    """The production matchmaker with these parameters, as a simulation scheduler."""
+    def schedule(ladder: Ladder, rng: random.Random, count: int) -> list[tuple[int, ...]]:
+        plan = plan_matches(ladder.versions(), [], ladder.players, count, rng.randrange(2**32), params, ladder.params)
+        return [m.seats for m in plan.matches]
+    return schedule
+
+
+matchmaker = scheduled_by(MatchmakingParameters())
+today = scheduled_by(MatchmakingParameters(seek_share=0))
 
 
 def random_pairing(ladder: Ladder, rng: random.Random, count: int) -> list[tuple[int, ...]]:
@@ -126,29 +163,97 @@ def measure(players: int, seeds: int, checkpoints: Sequence[int] = CHECKPOINTS) 
     return results
 
 
+def settle_run(players: int, seed: int, scheduler: Scheduler) -> tuple[int, bool, float, bool]:
+    """(matches played, settled?, top-8 τ then, top 3 right then) for one seeded ladder."""
+    params = RatingParameters()
+    rules = MatchmakingParameters()
+    ladder = Ladder(players, seed, params)
+    rng = random.Random(seed * 7919 + players)
+    batch = max(1, BOTS // (2 * players))
+    cap = BOTS * SETTLE_CAP // players
+    played = 0
+    while played < cap:
+        for seats in scheduler(ladder, rng, batch):
+            ladder.play(seats, rng)
+            played += 1
+        verdict = settle_verdict(ladder.contestants(), params, top=rules.settle_top,
+                                 probability=rules.settle_probability, placement=rules.placement_matches,
+                                 players=players)
+        if verdict.settled:
+            return played, True, ladder.top8_tau(), ladder.top3_right()
+    return played, False, ladder.top8_tau(), ladder.top3_right()
+
+
+def tick_cost_ms(versions: int = TICK_VERSIONS, repeats: int = 20) -> float:
+    """Median milliseconds the rank intervals, the settled verdict and the open pairs add to a tick."""
+    rng = random.Random(1)
+    params, rules = RatingParameters(), MatchmakingParameters()
+    ladder = [Contestant(v, Rating(rng.gauss(25, 8), rng.uniform(0.8, 8.3)), rng.randrange(200))
+              for v in range(versions)]
+    times = []
+    for i in range(repeats):
+        start = time.perf_counter()
+        rank_intervals([c.rating for c in ladder_order(ladder)], seed=i)
+        settle_verdict(ladder, params, top=rules.settle_top, probability=rules.settle_probability,
+                       placement=rules.placement_matches)
+        open_pairs(ladder, rules, params)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def measure_settle(players: int, seeds: int) -> dict[str, object]:
+    schedulers = {"today": today, "seeking": matchmaker, "random": random_pairing}
+    runs = {name: [settle_run(players, seed, s) for seed in range(seeds)] for name, s in schedulers.items()}
+    seeking_settled = [r for r in runs["seeking"] if r[1]]
+    means = {name: round(statistics.fmean(r[0] for r in rs), 1) for name, rs in runs.items()}
+    return {
+        "matches_to_settle": means,
+        "unsettled_seeds": {name: sum(1 for r in rs if not r[1]) for name, rs in runs.items()},
+        "fewer_matches_than_today": round(1 - means["seeking"] / means["today"], 3),
+        "top8_tau_when_settled": round(statistics.fmean(r[2] for r in seeking_settled), 3)
+        if seeking_settled else None,
+        "wrong_settled_rate": round(sum(1 for r in seeking_settled if not r[3]) / len(seeking_settled), 3)
+        if seeking_settled else None,
+        "wrong_settled_rate_today": round(sum(1 for r in runs["today"] if r[1] and not r[3])
+                                          / max(1, sum(1 for r in runs["today"] if r[1])), 3),
+        "seeds": seeds, "players": players, "bots": BOTS, "settle_cap_per_bot": SETTLE_CAP,
+        "tick_ms_1000_versions": round(tick_cost_ms(), 2),
+        "targets": SETTLE_TARGETS,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, choices=range(2, 11), metavar="P", help="only this player count")
     parser.add_argument("--matches-per-bot", type=int, metavar="M", help="only this checkpoint")
-    parser.add_argument("--seeds", type=int, default=5, help="ladders averaged per figure (default 5)")
+    parser.add_argument("--seeds", type=int, help="ladders averaged per figure (default 5; with --settle 20)")
     parser.add_argument("--json", action="store_true", help="print JSON (needs --players and --matches-per-bot)")
+    parser.add_argument("--settle", action="store_true", help="matches until the top 3 settles (default 20 seeds)")
     args = parser.parse_args()
-    if args.seeds < 1:
+    if args.seeds is not None and args.seeds < 1:
         parser.error("--seeds must be at least 1")
+    seeds = args.seeds or (20 if args.settle else 5)
+    if args.settle:
+        if args.matches_per_bot is not None:
+            parser.error("--settle plays until settled: drop --matches-per-bot")
+        figures = measure_settle(args.players or 2, seeds)
+        print(json.dumps(figures) if args.json else json.dumps(figures, indent=2))
+        return
     if args.matches_per_bot is not None and args.matches_per_bot < 1:
         parser.error("--matches-per-bot must be at least 1")
     if args.json:
         if args.players is None or args.matches_per_bot is None:
             parser.error("--json needs --players and --matches-per-bot")
-        results = measure(args.players, args.seeds, [args.matches_per_bot])
+        results = measure(args.players, seeds, [args.matches_per_bot])
         print(json.dumps({"kendall_tau": round(results["matchmaker"][args.matches_per_bot], 4),
                           "random_pairing_kendall_tau": round(results["random"][args.matches_per_bot], 4)}))
         return
     checkpoints = [args.matches_per_bot] if args.matches_per_bot else list(CHECKPOINTS)
-    print(f"Kendall tau, true skill vs leaderboard (mu - 3 sigma), {BOTS} bots, mean of {args.seeds} seeds")
+    print(f"Kendall tau, true skill vs leaderboard (mu - 3 sigma), {BOTS} bots, mean of {seeds} seeds")
     print(f"{'players':>7} {'matches/bot':>11} {'matchmaker':>10} {'random':>8}")
     for players in [args.players] if args.players else [2, 4]:
-        results = measure(players, args.seeds, checkpoints)
+        results = measure(players, seeds, checkpoints)
         for m in checkpoints:
             print(f"{players:>7} {m:>11} {results['matchmaker'][m]:>10.3f} {results['random'][m]:>8.3f}")
     print(f"target: 2 players, 20 matches/bot: tau >= {TARGET_TAU_2P_20} and above random pairing")

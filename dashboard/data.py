@@ -16,6 +16,7 @@ from typing import Any
 
 import streamlit as st
 
+from workers import ladder_confidence
 from workers.store import Database, ladders, matches, open_database, seasons, versions
 from workers.store import replay_document as stored_replay
 from workers.store.database import Row, resolve_url
@@ -53,7 +54,8 @@ CACHED_READS = {read.__name__: read for read in (
     seasons.seasons, seasons.season_progress, ladders.ladder_page, ladders.ladder_size, ladders.frozen_page,
     ladders.frozen_size, versions.find_bots, versions.bot, versions.bot_versions, ladders.version_ladders,
     ladders.rated_matches, ladders.head_to_head, versions.faults_by_kind, ladders.rating_history,
-    matches.version_challenges, versions.answer_latency)}
+    matches.version_challenges, versions.answer_latency, ladders.partner_landings,
+    ladder_confidence.ladder_confidence, ladder_confidence.season_ladder_settling)}
 
 
 @st.cache_data(ttl=LIVE_TTL_S, show_spinner=False)

@@ -2,6 +2,11 @@
 
 Each archive holds one ``bot.py`` that subclasses the SDK's house bot, so a league of house
 bots exercises exactly the path an author's submission takes (blob, unpack, stdio runner).
+
+Besides the SDK's own (``random``, ``heuristic``), each game with a heuristic has *mixed*
+house bots (``MIXED``): the heuristic's move with a fixed probability, a random legal move
+otherwise (from the bot's own seeded randomness). They give a multi-player ladder four
+versions of known, distinct strength: heuristic > heuristic-70 > heuristic-35 > random.
 """
 
 from __future__ import annotations
@@ -14,16 +19,32 @@ from workers.store.database import Conn
 from workers.store.versions import add_active_version
 
 ACCOUNT = "house"
+MIXED = {"heuristic-70": 0.70, "heuristic-35": 0.35}  # mixed house bot -> the share of heuristic moves
+
+
+def all_house_bots(game: str) -> list[str]:
+    """The SDK's house bots of ``game`` and, where it has a heuristic, the mixed ones."""
+    names = sorted(house_bots(game))
+    return names + sorted(MIXED) if "heuristic" in names else names
 
 
 def house_source(game: str, bot: str) -> bytes:
-    """The ``bot.py`` of the house bot ``bot`` of ``game``: a subclass of the SDK's, nothing more."""
-    if bot not in house_bots(game):
-        raise ValueError(f"{game} has no house bot {bot!r}: choose one of {', '.join(sorted(house_bots(game)))}")
-    return (f'"""The house {bot} bot of {game}, as a hosted version."""\n\n'
-            "from skyarena.games import house_bots\n\n\n"
-            f"class House(house_bots({game!r})[{bot!r}]):\n"
-            f"    name = {bot!r}\n").encode()
+    """The ``bot.py`` of the house bot ``bot`` of ``game``: a subclass of the SDK's (a mixed one also
+    overrides ``act``), nothing more."""
+    if bot not in all_house_bots(game):
+        raise ValueError(f"{game} has no house bot {bot!r}: choose one of {', '.join(all_house_bots(game))}")
+    base = "heuristic" if bot in MIXED else bot
+    source = (f'"""The house {bot} bot of {game}, as a hosted version."""\n\n'
+              "from skyarena.games import house_bots\n\n\n"
+              f"class House(house_bots({game!r})[{base!r}]):\n"
+              f"    name = {bot!r}\n")
+    if bot in MIXED:
+        source += (f"    heuristic_share = {MIXED[bot]!r}\n\n"
+                   "    def act(self, observation, legal_actions):\n"
+                   "        if self.random.random() < self.heuristic_share:\n"
+                   "            return super().act(observation, legal_actions)\n"
+                   "        return self.random.randrange(len(legal_actions))\n")
+    return source.encode()
 
 
 def house_archive(game: str, bot: str) -> bytes:

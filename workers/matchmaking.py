@@ -8,6 +8,21 @@ TrueSkill match quality wins. Two sources of randomness keep the ladder from spl
 islands that never meet: the candidate sets are random subsets of the neighbourhood, and
 with a small probability a set is drawn from the whole ladder instead.
 
+Once no free version is in placement, a share of the matches (``seek_share``) *seeks
+information* instead: each adjacent pair within the ladder's top k + 1 that is not yet
+ordered with probability p (`workers.rank_confidence`), and each version below that could
+still belong in it, is scored by the expected information a direct meeting buys (the
+binary entropy of its order times the share of the pair's variance one match removes),
+and the best pair with both members free meets (more seats are filled by match quality
+around it, with the usual exploration). A pair already planned in this pass counts less,
+so a batch spreads over the open pairs. The rest of the matches keep today's seeding, so
+the whole ladder goes on converging and no island forms around the top.
+
+A co-operative ladder (Sky Team) also pairs a version with itself: a share of its matches
+(``self_play_share``) seat the seed version in every seat. Without it a bot that lands only
+with a good partner is rated only with the others, and a ladder of a good and a hopeless bot
+would never see the good one land (issue 26: 2,811 matches, no landing).
+
 Seats rotate: each version takes the seat it has played least (counts per seat on this
 ladder), so a first-player advantage evens out. A version takes part in at most
 ``max_in_flight`` matches at once (an online version no more than its declared concurrency
@@ -17,12 +32,21 @@ of eating the schedule.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from workers.rank_confidence import (
+    DEFAULT_SETTLE_PROBABILITY,
+    DEFAULT_SETTLE_TOP,
+    PRECISION_GAIN,
+    Contestant,
+    ladder_order,
+    outrank_probability,
+)
 from workers.ratings import Rating, RatingParameters, match_quality
 from workers.season_parameters import StoredParameters
 
@@ -45,6 +69,11 @@ class MatchmakingParameters(StoredParameters):
     exploration: float = 0.15        # chance that a candidate set is drawn from the whole ladder
     pause_fault_rate: float = 0.5    # pause a version that faulted in more than this share ...
     pause_min_matches: int = 4       # ... of at least this many recent matches
+    settle_top: int = DEFAULT_SETTLE_TOP                   # k: the top places whose order "settled" is about
+    settle_probability: float = DEFAULT_SETTLE_PROBABILITY  # p: each adjacent pair of the top k + 1 this sure
+    seek_share: float = 0.5          # share of placed matches spent on the open pairs near the top (0: none)
+    settled_per_minute: float = 0.0  # once the ladder is settled, at most this many new matches a minute (0: no cap)
+    self_play_share: float = 0.3     # co-operative ladders: share of matches a version plays with itself
 
     def __post_init__(self) -> None:
         self.check_range("placement_matches", 0, 1000, whole=True)
@@ -54,6 +83,14 @@ class MatchmakingParameters(StoredParameters):
         self.check_range("exploration", 0.0, 1.0)
         self.check_range("pause_fault_rate", 0.0, 1.0)
         self.check_range("pause_min_matches", 1, 1000, whole=True)
+        self.check_range("settle_top", 1, 1000, whole=True)
+        self.check_range("settle_probability", 0.5, 1.0)
+        if self.settle_probability in (0.5, 1.0):
+            raise self.ERROR(f"{self.WHAT} settle_probability={self.settle_probability:g} must lie strictly between "
+                             "0.5 (a coin toss) and 1 (never reached): choose e.g. 0.95")
+        self.check_range("seek_share", 0.0, 1.0)
+        self.check_range("settled_per_minute", 0.0, 10_000.0)
+        self.check_range("self_play_share", 0.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -119,13 +156,13 @@ class _Load:
 
 def plan_matches(versions: Sequence[LadderVersion], in_flight: Sequence[Sequence[int]], players: int,
                  count: int, seed: int, params: MatchmakingParameters | None = None,
-                 rating_params: RatingParameters | None = None) -> Plan:
+                 rating_params: RatingParameters | None = None, cooperative: bool = False) -> Plan:
     """Up to ``count`` new matches of ``players`` seats among ``versions``.
 
     ``in_flight`` lists the seats (version ids) of the ladder's queued and running matches:
     they count against each version's concurrency limit and as played for seeding. Fewer
     matches come back when too few versions are free; the same arguments always give the
-    same plan.
+    same plan. ``cooperative``: a share of the matches are a version with itself.
     """
     params = params or MatchmakingParameters()
     rating_params = rating_params or RatingParameters()
@@ -138,12 +175,19 @@ def plan_matches(versions: Sequence[LadderVersion], in_flight: Sequence[Sequence
     loads = {v.version_id: _Load(v, v.matches_played + busy[v.version_id], busy[v.version_id],
                                  [*v.seat_counts, *[0] * (players - len(v.seat_counts))][:players])
              for v in versions if v.version_id not in paused_ids}
+    pairs = open_pairs([Contestant(v.version_id, v.rating, v.matches_played) for v in versions
+                        if v.version_id not in paused_ids], params, rating_params)
+    met: Counter[tuple[int, int]] = Counter()
     planned: list[PlannedMatch] = []
     for _ in range(count):
         free = [load for load in loads.values() if load.in_flight < load.version.cap(params)]
         if len(free) < players:
             break
-        match = _plan_one(free, players, params, rating_params, rng)
+        alone = _self_play(free, players, params, rng) if cooperative else None
+        pair = None if alone else _seeking_pair(free, pairs, met, params, rng)
+        match = alone or _plan_one(free, players, params, rating_params, rng, pair)
+        if pair is not None:
+            met[pair] += 1
         planned.append(match)
         for seat, version_id in enumerate(match.seats):
             load = loads[version_id]
@@ -153,24 +197,89 @@ def plan_matches(versions: Sequence[LadderVersion], in_flight: Sequence[Sequence
     return Plan(tuple(planned), tuple(paused))
 
 
+def open_pairs(contestants: Sequence[Contestant], params: MatchmakingParameters,
+               rating_params: RatingParameters) -> list[tuple[float, tuple[int, int]]]:
+    """The pairs whose order the settled verdict still waits for, best to meet first, with their scores.
+
+    Adjacent pairs within the top k + 1 below ``settle_probability``, and every version below the
+    top k + 1 that outranks its last member with probability above 1 − p (a contender for the top).
+    """
+    ordered = ladder_order(contestants)
+    head = ordered[:params.settle_top + 1]
+    if len(head) < 2:
+        return []
+    candidates = [(a, b) for a, b in zip(head, head[1:])]
+    last = head[-1]
+    candidates += [(c, last) for c in ordered[len(head):]
+                   if outrank_probability(c.rating, last.rating) > 1 - params.settle_probability]
+    scored = []
+    for a, b in candidates:
+        q = outrank_probability(a.rating, b.rating)
+        if q >= params.settle_probability:
+            continue
+        scored.append((_information(a.rating, b.rating, q, rating_params), (a.version_id, b.version_id)))
+    scored.sort(key=lambda item: (-item[0], item[1]))
+    return scored
+
+
+def _information(a: Rating, b: Rating, q: float, rating_params: RatingParameters) -> float:
+    """The entropy of the pair's order times the share of its variance one direct meeting removes."""
+    entropy = -sum(x * math.log2(x) for x in (q, 1 - q) if x > 0)
+    va, vb = a.sigma ** 2, b.sigma ** 2
+    removed = PRECISION_GAIN * (va * va + vb * vb) / (2 * rating_params.beta ** 2 + va + vb)
+    return entropy * removed / (va + vb)
+
+
+def _seeking_pair(free: Sequence[_Load], pairs: Sequence[tuple[float, tuple[int, int]]],
+                  met: Counter[tuple[int, int]], params: MatchmakingParameters,
+                  rng: random.Random) -> tuple[int, int] | None:
+    """The open pair this match should settle, or None for today's seeding (placements first)."""
+    if not pairs or not params.seek_share or any(load.played < params.placement_matches for load in free):
+        return None
+    if rng.random() >= params.seek_share:
+        return None
+    free_ids = {load.version.version_id for load in free}
+    usable = [(score / (1 + met[pair]), pair) for score, pair in pairs if set(pair) <= free_ids]
+    return max(usable, key=lambda item: (item[0], item[1]))[1] if usable else None
+
+
+def _self_play(free: Sequence[_Load], players: int, params: MatchmakingParameters,
+               rng: random.Random) -> PlannedMatch | None:
+    """A co-operative match of the seed version with itself, ``self_play_share`` of the time."""
+    if not params.self_play_share or rng.random() >= params.self_play_share:
+        return None
+    room = [load for load in free if load.in_flight + players <= params.max_in_flight]
+    if not room:
+        return None
+    tiebreaks = {load.version.version_id: rng.random() for load in room}
+    seed = min(room, key=lambda load: _seed_priority(load, params, tiebreaks[load.version.version_id]))
+    return PlannedMatch((seed.version.version_id,) * players, 0.0, seed.version.version_id)
+
+
 def _seed_priority(load: _Load, params: MatchmakingParameters, tiebreak: float) -> tuple[bool, int, float, float]:
     placed = load.played >= params.placement_matches
     return (placed, load.played, -load.version.rating.sigma, tiebreak)
 
 
 def _plan_one(free: list[_Load], players: int, params: MatchmakingParameters,
-              rating_params: RatingParameters, rng: random.Random) -> PlannedMatch:
+              rating_params: RatingParameters, rng: random.Random, pair: tuple[int, int] | None = None) -> PlannedMatch:
+    """One match around the seed (today's priority, or the first of ``pair`` with the second fixed beside it)."""
     tiebreaks = {load.version.version_id: rng.random() for load in free}
-    seed = min(free, key=lambda load: _seed_priority(load, params, tiebreaks[load.version.version_id]))
-    others = [load for load in free if load is not seed]
+    if pair is None:
+        seed = min(free, key=lambda load: _seed_priority(load, params, tiebreaks[load.version.version_id]))
+        fixed: list[_Load] = []
+    else:
+        by_id = {load.version.version_id: load for load in free}
+        seed, fixed = by_id[pair[0]], [by_id[pair[1]]]
+    others = [load for load in free if load is not seed and load not in fixed]
     mu = seed.version.rating.mu
     others.sort(key=lambda load: (abs(load.version.rating.mu - mu), tiebreaks[load.version.version_id]))
-    wanted = players - 1
+    wanted = players - 1 - len(fixed)
     neighbourhood = others[:max(params.neighbourhood, wanted)]
     best: tuple[float, list[_Load]] | None = None
-    for _ in range(params.candidate_sets):
+    for _ in range(params.candidate_sets if wanted else 1):
         pool = others if rng.random() < params.exploration else neighbourhood
-        members = rng.sample(pool, wanted)
+        members = [*fixed, *rng.sample(pool, wanted)]
         quality = match_quality(rating_params, [seed.version.rating, *(m.version.rating for m in members)])
         if best is None or quality > best[0]:
             best = (quality, members)

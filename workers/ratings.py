@@ -15,6 +15,10 @@ disagree about what a result is worth.
   the game's (not only for fresh ones), lets the game start from the season's ordinary
   prior, and rates a lone partner (the other seat excused) on the same scale with weight 1
   instead of against a game twice its size.
+- Co-operative self-play: a version may fill several seats of a match (with itself). It is
+  one member of the team, however many seats it fills, so a version flying with itself is
+  rated alone against the game (weight 1): its landing is its own doing, twice over. One
+  change per version, not per seat (the history keeps one row per match and version).
 - The leaderboard key is μ − 3σ (``Rating.leaderboard_score``).
 - The built-in Gaussian backend is fast but loses precision on extreme mismatches and raises
   ``FloatingPointError``; the update is then retried with the ``mpmath`` backend.
@@ -114,7 +118,7 @@ class RatingChange:
 
 @dataclass(frozen=True)
 class RatedMatch:
-    changes: tuple[RatingChange, ...]   # one per seat, in seat order
+    changes: tuple[RatingChange, ...]   # one per seat, in seat order (co-op self-play: one per version)
     game: RatingChange | None = None    # the co-op pseudo-player's change
     quality: float = 0.0
 
@@ -200,14 +204,16 @@ def rate_cooperative(params: RatingParameters, seats: Sequence[SeatResult], rati
 
     All rated seats share one outcome: the referee marks the partners of a faulty seat
     unrated and ranks the faulty seat last, so the seats left to rate either all landed or
-    all crashed; mixed outcomes are a malformed record and raise ``ValueError``.
+    all crashed; mixed outcomes are a malformed record and raise ``ValueError``. A version in
+    several seats (self-play) is one member, at its first rated seat; ``changes`` then has one
+    entry per version, in seat order.
     """
-    _check_seats(seats)
+    seats = _one_seat_per_version(seats)
     before = [ratings.get(s.version_id, params.fresh()) for s in seats]
     game_before = game or params.fresh()
     rated = [i for i, s in enumerate(seats) if s.unrated_reason is None]
     if not rated:
-        changes = tuple(_unchanged(i, s, before[i], 0.0, s.unrated_reason or "") for i, s in enumerate(seats))
+        changes = tuple(_unchanged(s.seat, s, before[i], 0.0, s.unrated_reason or "") for i, s in enumerate(seats))
         return RatedMatch(changes, RatingChange(None, None, game_before, game_before, 0.0, 0, 0.0,
                                                 "every seat of the match is unrated"))
     outcomes = {seats[i].beat_the_game for i in rated}
@@ -221,11 +227,27 @@ def rate_cooperative(params: RatingParameters, seats: Sequence[SeatResult], rati
                                              [0, 1] if won else [1, 0], [(weight,) * len(rated), (1.0,)])
     after = {i: _plain(r) for i, r in zip(rated, new_team)}
     changes = tuple(
-        RatingChange(s.version_id, i, before[i], after[i], quality, 0 if won else 1, weight)
-        if i in after else _unchanged(i, s, before[i], quality, s.unrated_reason or "")
+        RatingChange(s.version_id, s.seat, before[i], after[i], quality, 0 if won else 1, weight)
+        if i in after else _unchanged(s.seat, s, before[i], quality, s.unrated_reason or "")
         for i, s in enumerate(seats))
     game_change = RatingChange(None, None, game_before, _plain(new_game), quality, 1 if won else 0, 1.0)
     return RatedMatch(changes, game_change, quality)
+
+
+@dataclass(frozen=True)
+class _Seated(SeatResult):
+    seat: int = 0
+
+
+def _one_seat_per_version(seats: Sequence[SeatResult]) -> list[_Seated]:
+    """Each version once, at its first rated seat (else its first seat), in seat order."""
+    chosen: dict[int, int] = {}
+    for i, s in enumerate(seats):
+        first = chosen.get(s.version_id)
+        if first is None or (seats[first].unrated_reason is not None and s.unrated_reason is None):
+            chosen[s.version_id] = i
+    return [_Seated(seats[i].version_id, seats[i].rank, seats[i].score, seats[i].unrated_reason, i)
+            for i in sorted(chosen.values())]
 
 
 def _unchanged(seat: int, result: SeatResult, rating: Rating, quality: float, reason: str) -> RatingChange:

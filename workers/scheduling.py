@@ -5,18 +5,28 @@ matches queued or running, asks the matchmaker for enough new ones to reach the 
 ``matches_in_flight``, and inserts their rows (seats and seeds fixed now) in the same
 transaction. Only then, after the commit, are they enqueued: a message never names a row
 that does not exist, and a row whose message is lost is found again by the reaper
-(`queue.waiting_matches`). Two beats running at once are safe: the second waits for the
-lock and then finds the ladder full.
+(`queue.waiting_matches`). A season in its finals plays only them
+(`workers.final_scheduling`). Each pass also records whether the ladder's top is settled
+(`workers.ladder_confidence`), so the moment it settled is kept, and a settled ladder with
+``settled_per_minute`` slows to that trickle (the demo's pacing). Two beats running at once
+are safe: the second waits for the lock and then finds the ladder full.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
+from referee.games import GAMES
+from workers.final_scheduling import schedule_finals
+from workers.ladder_confidence import record_verdict, verdict_of
 from workers.matchmaking import plan_matches
 from workers.store import Database
+from workers.store.database import Conn
+from workers.store.ladders import matches_created_since
 from workers.store.scheduling import (
+    SEED_RANGE,
     in_flight_seats,
     ladder_match_count,
     ladder_versions,
@@ -25,8 +35,6 @@ from workers.store.scheduling import (
     scheduling_lock,
 )
 from workers.store.seasons import active_seasons, get_season_by_id, season_of_match
-
-SEED_RANGE = 2**62  # match seeds fit the matches table's bigint and the referee's int64
 
 
 @dataclass(frozen=True)
@@ -46,22 +54,35 @@ def schedule_season(db: Database, season_id: int, matches_in_flight: int) -> Sch
         season = get_season_by_id(conn, season_id)
         if season.state != "active":
             return Scheduled(season.name, (), ())
+        if season.finals is not None:   # the regular ladders stopped: only the finals play
+            return Scheduled(season.name, tuple(schedule_finals(conn, season)), ())
         for players, ladder_id in sorted(season.ladders.items()):
             scheduling_lock(conn, ladder_id)
+            versions = ladder_versions(conn, ladder_id, season.rating)
+            verdict = verdict_of(season, players, versions)
+            record_verdict(conn, ladder_id, verdict)
             in_flight = in_flight_seats(conn, ladder_id)
             wanted = matches_in_flight - len(in_flight)
+            if verdict.settled and season.matchmaking.settled_per_minute:
+                wanted = min(wanted, trickle_room(conn, ladder_id, season.matchmaking.settled_per_minute))
             if wanted <= 0:
                 continue
-            versions = ladder_versions(conn, ladder_id, season.rating)
             # Seeded by the ladder's history so a schedule can be re-derived, yet moves on each pass.
             rng = random.Random(f"{season.id}/{ladder_id}/{ladder_match_count(conn, ladder_id)}")
             plan = plan_matches(versions, in_flight, players, wanted, rng.randrange(SEED_RANGE),
-                                season.matchmaking, season.rating)
+                                season.matchmaking, season.rating, GAMES[season.game].cooperative)
             pause_versions(conn, plan.paused)
             paused.extend(p.version_id for p in plan.paused)
             seeds = [rng.randrange(SEED_RANGE) for _ in plan.matches]
             ids.extend(schedule_matches(conn, ladder_id, plan.matches, seeds))
     return Scheduled(season.name, tuple(ids), tuple(paused))
+
+
+def trickle_room(conn: Conn, ladder_id: int, per_minute: float) -> int:
+    """New matches a settled ladder may start now to stay within ``per_minute`` (over a window of at
+    least a minute, so a rate below one a minute still starts a match now and then)."""
+    window_s = max(60.0, 60.0 / per_minute)
+    return max(0, math.floor(per_minute * window_s / 60.0) - matches_created_since(conn, ladder_id, window_s))
 
 
 def top_up_after(db: Database, match_id: str) -> Scheduled | None:

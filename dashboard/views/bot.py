@@ -19,7 +19,7 @@ from dashboard.auth import sign_in
 from dashboard.data import PAGE_SIZE, cached, run
 from dashboard.links import bot_link, match_link, query_int
 from dashboard.stats import wilson_interval
-from dashboard.widgets import pager, place_label, place_text, status_text
+from dashboard.widgets import is_cooperative, pager, place_label, place_text, status_text
 from workers.matchmaking import MatchmakingParameters
 from workers.store import matches
 from workers.store.ladders import WINDOW
@@ -39,18 +39,47 @@ def history_chart(history: list[dict[str, Any]]) -> alt.LayerChart:
     return band + line
 
 
+def rate_columns(rows: list[dict[str, Any]], rate: str, hits: str, out_of: str) -> dict[str, list[Any]]:
+    """The share ``hits / out_of`` of each row as column ``rate``, its 95 % Wilson interval, the row's page."""
+    intervals = [wilson_interval(r[hits], r[out_of]) for r in rows]
+    return {rate: [r[hits] / r[out_of] for r in rows],
+            "95% CI low": [low for low, _ in intervals], "95% CI high": [high for _, high in intervals],
+            "page": [bot_link(r["bot_id"], r["version_id"]) for r in rows]}
+
+
+def show_rates(frame: pd.DataFrame, rate: str) -> None:
+    """A table of ``rate_columns``: the shares as percentages, the page as a link."""
+    st.dataframe(frame, hide_index=True, width="stretch", column_config={
+        **{name: st.column_config.NumberColumn(format="percent") for name in (rate, "95% CI low", "95% CI high")},
+        "page": st.column_config.LinkColumn(display_text="open")})
+
+
+def partner_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """A co-operative version's landing rate with itself (self-play) and with each partner (cross-play)."""
+    return pd.DataFrame({
+        "partner": ["itself (self-play)" if r["itself"] else f"{r['bot']} v{r['version']}" for r in rows],
+        "matches": [r["matches"] for r in rows], "landed": [r["landed"] for r in rows],
+        **rate_columns(rows, "landing rate", "landed", "matches")})
+
+
+def _partners(version_id: int, ladder_id: int) -> None:
+    st.subheader("Partners")
+    rows = cached("partner_landings", version_id, ladder_id)
+    if not rows:
+        return
+    show_rates(partner_frame(rows), "landing rate")
+    st.caption(f"Over its latest {WINDOW} matches on this ladder: how often it landed flying with itself "
+               "(self-play) and with each partner (cross-play), with the 95 % Wilson interval.")
+
+
 def head_to_head_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     """Opponents with the share of meetings this version finished ahead, and its 95 % Wilson interval."""
-    intervals = [wilson_interval(r["ahead"], r["meetings"]) for r in rows]
     return pd.DataFrame({
         "opponent": [f"{r['bot']} v{r['version']}" for r in rows],
         "meetings": [r["meetings"] for r in rows],
         "ahead": [r["ahead"] for r in rows], "behind": [r["behind"] for r in rows],
         "level": [r["level"] for r in rows],
-        "win rate": [r["ahead"] / r["meetings"] for r in rows],
-        "95% CI low": [low for low, _ in intervals], "95% CI high": [high for _, high in intervals],
-        "page": [bot_link(r["bot_id"], r["version_id"]) for r in rows],
-    })
+        **rate_columns(rows, "win rate", "ahead", "meetings")})
 
 
 def _search() -> None:
@@ -208,17 +237,14 @@ def render() -> None:
         st.altair_chart(history_chart(history), width="stretch")
         st.caption(f"μ and its ±3σ band over the latest {len(history):,} matches.")
     _matches(version["id"], ladder["ladder_id"], found["game"], own)
+    if is_cooperative(found["game"]):
+        _partners(version["id"], ladder["ladder_id"])
 
     st.subheader("Head to head")
     rows = cached("head_to_head", version["id"], ladder["ladder_id"])
     if rows:
         offset = pager("h2h_page", len(rows), PAGE_SIZE)
-        frame = head_to_head_frame(rows[offset:offset + PAGE_SIZE])
-        st.dataframe(frame, hide_index=True, width="stretch", column_config={
-            "win rate": st.column_config.NumberColumn(format="percent"),
-            "95% CI low": st.column_config.NumberColumn(format="percent"),
-            "95% CI high": st.column_config.NumberColumn(format="percent"),
-            "page": st.column_config.LinkColumn(display_text="open")})
+        show_rates(head_to_head_frame(rows[offset:offset + PAGE_SIZE]), "win rate")
         st.caption(f"Over its latest {WINDOW} matches on this ladder: the share of meetings it finished "
                    "ahead (a tie is not ahead), with its 95 % Wilson interval.")
     _faults(version["id"])

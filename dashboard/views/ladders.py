@@ -1,5 +1,10 @@
 """Ladders: a season's standings per player count, by μ − 3σ, with the season's progress.
 
+Each row shows its rank's 90 % interval and P(it outranks the next row) from the TrueSkill
+posteriors, the chart beside shows μ with a ±2σ error bar per version of the page, and the
+ladder says whether its top is settled or about how many more matches it needs
+(`workers.ladder_confidence`).
+
 An active (or draft) season shows its live ratings; a closed season its frozen standings
 (`season_standings`), which no later match changes. Filters and paging run in the store,
 so a ladder of thousands of versions costs one page of rows.
@@ -9,14 +14,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import altair as alt
+import pandas as pd
 import streamlit as st
 
 from dashboard.data import PAGE_SIZE, cached
 from dashboard.links import bot_link
 from dashboard.widgets import Cell, Link, is_cooperative, number, pager, percent, sparkline, status_text, text_table
+from workers.ladder_confidence import RankConfidence
 from workers.store.ladders import TREND_POINTS
 
-NUMERIC = ("#", "version", "μ − 3σ", "μ", "σ", "matches", "win rate", "landing rate")
+NUMERIC = ("#", "rank 90 %", "version", "μ − 3σ", "μ", "σ", "P > next", "matches", "win rate", "landing rate",
+           "mean place")
 
 
 def win_label(game: str) -> str:
@@ -24,17 +33,56 @@ def win_label(game: str) -> str:
     return "landing rate" if is_cooperative(game) else "win rate"
 
 
-def standings_columns(game: str) -> list[str]:
-    return ["#", "bot", "version", "author", "μ − 3σ", "μ", "σ", "matches", win_label(game), "trend", "status"]
+def standings_columns(game: str, players: int = 2) -> list[str]:
+    """A free-for-all of 3+ seats also shows the mean place (1 is first): winning alone says little there."""
+    place = ["mean place"] if players > 2 else []
+    return ["#", "rank 90 %", "bot", "version", "author", "μ − 3σ", "μ", "σ", "P > next", "matches",
+            win_label(game), *place, "trend", "status"]
 
 
-def standings_rows(rows: list[dict[str, Any]]) -> list[list[Cell]]:
+def rank_text(figure: RankConfidence | None) -> str | None:
+    """"3" when the rank is sure, "2–5" otherwise."""
+    if figure is None:
+        return None
+    return str(figure.rank_low) if figure.rank_low == figure.rank_high else f"{figure.rank_low}–{figure.rank_high}"
+
+
+def standings_rows(rows: list[dict[str, Any]], figures: dict[int, RankConfidence], players: int = 2
+                   ) -> list[list[Cell]]:
     """The rows as the table shows them: the bot's name links to its page; the trend is its μ after
     each of its latest matches (the rating's own ups and downs, where μ − 3σ would only climb as σ shrinks)."""
-    return [[r["position"], Link(r["bot"], bot_link(r["bot_id"], r["version_id"])), r["version"], r["author"],
-             number(r["score"]), number(r["mu"]), number(r["sigma"]), r["matches"],
-             percent(r["wins"] / r["rated"]) if r["rated"] else None, sparkline(list(r["trend"] or [])),
-             status_text(r["status"])] for r in rows]
+    out: list[list[Cell]] = []
+    for r in rows:
+        figure = figures.get(r["version_id"])
+        above = figure.above_next if figure is not None else None
+        out.append([r["position"], rank_text(figure), Link(r["bot"], bot_link(r["bot_id"], r["version_id"])),
+                    r["version"], r["author"], number(r["score"]), number(r["mu"]), number(r["sigma"]),
+                    number(above), r["matches"], percent(r["wins"] / r["rated"]) if r["rated"] else None,
+                    *([number(float(r["mean_rank"]) + 1)] if players > 2 and r["mean_rank"] is not None else
+                      [None] if players > 2 else []),
+                    sparkline(list(r["trend"] or [])), status_text(r["status"])])
+    return out
+
+
+def rating_chart(rows: list[dict[str, Any]]) -> alt.LayerChart:
+    """μ of each version on the page with a ±2σ error bar (about 95 % of its posterior), best first."""
+    frame = pd.DataFrame({"version": [f"{r['position']}. {r['bot']} v{r['version']}" for r in rows],
+                          "μ": [r["mu"] for r in rows], "low": [r["mu"] - 2 * r["sigma"] for r in rows],
+                          "high": [r["mu"] + 2 * r["sigma"] for r in rows]})
+    order = list(frame["version"])
+    base = alt.Chart(frame).encode(y=alt.Y("version:N", sort=order, title=None))
+    bars = base.mark_errorbar(ticks=True).encode(x=alt.X("low:Q", title="rating (μ ± 2σ)"), x2="high:Q",
+                                                 tooltip=["version", "μ", "low", "high"])
+    return bars + base.mark_point(filled=True).encode(x="μ:Q")
+
+
+def _settling(season: dict[str, Any], players: int) -> None:
+    settling = cached("season_ladder_settling", season["id"], players)
+    if settling["settled"]:
+        since = f" since {settling['settled_at'][:16].replace('T', ' ')} UTC" if settling["settled_at"] else ""
+        st.success(f"{settling['text'][0].upper()}{settling['text'][1:]}{since}.")
+    else:
+        st.info(f"{settling['text'][0].upper()}{settling['text'][1:]}.")
 
 
 def _progress(season: dict[str, Any]) -> None:
@@ -64,12 +112,22 @@ def render() -> None:
         st.warning(f"Season {season['name']} has no ladders.")
         return
     players = top[2].selectbox("Players", counts, key="ladder_players")
-    ladder_id = int(season["ladders"][str(players)])
+    stage = "regular"
+    if str(players) in (season.get("final_ladders") or {}):
+        stage = st.radio("Stage", ["final", "regular"], horizontal=True, key="ladder_stage",
+                         help="The final: the season's top versions in a balanced final with τ = 0.")
+    ladder_id = int(season["final_ladders" if stage == "final" else "ladders"][str(players)])
     _progress(season)
+    if stage == "regular":
+        _settling(season, players)
+    elif season["state"] == "active":
+        st.info(f"The final is being played: the top {season['finals']['top']} meet "
+                f"{season['finals']['games_per_pair']} times per pair; the season closes when it ends.")
 
     filtered = False
-    if season["state"] == "closed":
-        st.caption(f"Closed {season['closed_at']:%Y-%m-%d %H:%M} UTC: the standings as they were frozen then.")
+    if season["state"] == "closed" or (stage == "regular" and season.get("finals")):
+        when = f"Closed {season['closed_at']:%Y-%m-%d %H:%M} UTC" if season["closed_at"] else "Frozen at the finals"
+        st.caption(f"{when}: the standings as they were frozen then.")
         total = cached("frozen_size", ladder_id)
         offset = pager("ladder_page", total, PAGE_SIZE)
         rows = cached("frozen_page", ladder_id, limit=PAGE_SIZE, offset=offset)
@@ -85,9 +143,16 @@ def render() -> None:
         st.info("No version matches the filters." if filtered else "No version has played on this ladder yet.")
         return
     st.caption(f"{total:,} versions, ranked by μ − 3σ; rows {offset + 1}–{offset + len(rows)}.")
-    text_table(standings_columns(season["game"]), standings_rows(rows), numeric=NUMERIC)
-    st.caption(f"μ − 3σ: the conservative rating the ladder ranks by. {win_label(season['game']).capitalize()}: "
-               "the share of its rated matches it finished first. Trend: its μ after each of its latest "
+    figures = cached("ladder_confidence", ladder_id, frozen=season["state"] == "closed"
+                     or (stage == "regular" and bool(season.get("finals"))))
+    text_table(standings_columns(season["game"], players), standings_rows(rows, figures, players), numeric=NUMERIC)
+    st.altair_chart(rating_chart(rows), width="stretch")
+    st.caption(f"μ − 3σ: the conservative rating the ladder ranks by. Rank 90 %: where the version ranks "
+               "with 90 % probability under the ratings' uncertainty; P > next: the probability it is truly "
+               f"stronger than the next row. {win_label(season['game']).capitalize()}: "
+               "the share of its rated matches it finished first. "
+               + ("Mean place: its average place in its rated matches (1 is first). " if players > 2 else "")
+               + "Trend: its μ after each of its latest "
                f"{TREND_POINTS} matches.")
 
 

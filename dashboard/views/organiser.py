@@ -1,4 +1,5 @@
-"""Organiser: create, start and close seasons; pause and reinstate versions; revoke API tokens.
+"""Organiser: create, start and close seasons (or close with finals); pause and reinstate versions;
+revoke API tokens.
 Behind an organiser token.
 
 The only page that writes, and only through the store's own functions (`seasons.py`,
@@ -17,9 +18,11 @@ from dashboard.auth import sign_in
 from dashboard.data import PAGE_SIZE, run
 from dashboard.token_revoke import render_tokens
 from referee.games import GAMES
+from workers.finals import DEFAULT_GAMES_PER_PAIR, Finals
 from workers.seasons import SeasonError, SeasonSpec
 from workers.store import versions
 from workers.store.errors import Conflict, NotFound
+from workers.store.finals import start_finals
 from workers.store.seasons import close_season, create_season, seasons, start_season
 from workers.store.version_status import pause_version, reinstate_version
 
@@ -60,13 +63,35 @@ def _create() -> None:
 def _seasons() -> None:
     st.subheader("Seasons")
     for season in _current_seasons():
-        row = st.columns([3, 1, 1])
-        row[0].write(f"**{season['name']}** · {season['game']} · {season['state']}")
+        row = st.columns([3, 1, 1, 2])
+        finals = season["finals"]
+        state = f"{season['state']}, in its finals (top {finals['top']})" if finals and season["state"] == "active" \
+            else season["state"]
+        row[0].write(f"**{season['name']}** · {season['game']} · {state}")
         if season["state"] == "draft" and row[1].button("Start", key=f"start_{season['id']}"):
             _do(start_season, season["name"], done=f"season {season['name']} started")
         if season["state"] == "active" and row[2].button("Close", key=f"close_{season['id']}"):
             _do(close_season, season["name"],
                 done=f"season {season['name']} closed: its standings are frozen, its unfinished matches void")
+        if season["state"] == "active" and not finals:
+            _finals(row[3], season)
+
+
+def _finals(cell: Any, season: dict[str, Any]) -> None:
+    """Close with finals: the top K of each ladder play a balanced final, then the season closes."""
+    with cell.popover("Close with finals"):
+        top = st.number_input("Finalists (K)", min_value=2, value=4, key=f"finals_top_{season['id']}")
+        budget = st.number_input("Games per pair", min_value=1, value=DEFAULT_GAMES_PER_PAIR,
+                                 key=f"finals_budget_{season['id']}")
+        until = st.checkbox("Stop once settled", key=f"finals_until_{season['id']}")
+        if st.button("Start the finals", key=f"finals_go_{season['id']}"):
+            try:
+                finals = Finals(int(top), int(budget), until)
+            except SeasonError as exc:
+                st.error(str(exc))
+                return
+            _do(start_finals, season["name"], finals,
+                done=f"season {season['name']} is in its finals: the top {finals.top} play, then it closes")
 
 
 def _current_seasons() -> list[dict[str, Any]]:

@@ -28,15 +28,14 @@ import pytest
 from rich.console import Console
 
 from referee.games import GAMES
-from skyarena.games import QUICK_HOUSE_BOTS, house_bots
 from workers.demo.launcher import Demo, DemoSettings
-from workers.demo.league import Submitted, demo_author_name
+from workers.demo.league import Submitted, demo_author_name, demo_house_bots, demo_player_counts
 from workers.store import Database, submissions
 from workers.store.versions import add_active_version
 
 SKYARENA = str(Path(sys.executable).parent / "skyarena")
 RUN_TIMEOUT_S = 420      # two minutes is the target on a quiet machine; CI shares two cores with the suite
-HOUSE_BOTS = {f"{game}-{bot}" for game in GAMES for bot in house_bots(game) if bot in QUICK_HOUSE_BOTS}  # its bot names
+HOUSE_BOTS = {f"{game}-{bot}" for game in GAMES for bot in demo_house_bots(game)}   # the demo's bot names
 HOUSE_VERSIONS = len(HOUSE_BOTS)
 LOGIN_HINT = re.compile(r"to submit your bots: (skyarena login --arena \S+ --token \S+)")
 
@@ -192,3 +191,11 @@ def test_the_embedded_store_starts_without_a_runtime_folder_warning(short_dir: P
                               capture_output=True, text=True, timeout=180)
     assert upgraded.returncode == 0, upgraded.stdout + upgraded.stderr
     assert "XDG_RUNTIME_DIR" not in upgraded.stderr + upgraded.stdout, upgraded.stderr
+
+
+def test_the_demo_runs_a_four_player_ladder_of_four_distinct_house_versions_per_free_for_all_game() -> None:
+    four = {game for game in GAMES if 4 in demo_player_counts(game)}
+    assert four == {"skyjo-action", "skybirds", "fly-away"}
+    for game in four:
+        assert len(demo_house_bots(game)) >= 4, game
+    assert demo_player_counts("sky-team") == [2] and demo_player_counts("oddball-aeronauts") == [2]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.ladder_sim import kendall_tau, matchmaker, random_pairing, run
+from bench.ladder_sim import kendall_tau, matchmaker, random_pairing, run, settle_run, today
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,3 +36,20 @@ def test_the_json_output() -> None:
     figures = json.loads(out)
     assert set(figures) == {"kendall_tau", "random_pairing_kendall_tau"}
     assert all(-1.0 <= value <= 1.0 for value in figures.values())
+
+
+def test_a_settle_run_stops_when_the_top_settles_and_seeking_gets_there_first() -> None:
+    seeking = settle_run(2, seed=1, scheduler=matchmaker)
+    assert seeking == settle_run(2, seed=1, scheduler=matchmaker)     # seeded
+    matches, settled, tau8, right = seeking
+    assert settled and -1.0 <= tau8 <= 1.0 and isinstance(right, bool)
+    assert matches < settle_run(2, seed=1, scheduler=today)[0]
+
+
+def test_the_settle_json_has_the_contract_keys() -> None:
+    out = subprocess.run([sys.executable, "bench/ladder_sim.py", "--settle", "--json", "--seeds", "1"], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout
+    figures = json.loads(out)
+    assert set(figures["matches_to_settle"]) == {"today", "seeking", "random"}
+    assert {"top8_tau_when_settled", "wrong_settled_rate", "seeds", "tick_ms_1000_versions"} <= set(figures)
+    assert figures["seeds"] == 1 and all(n > 0 for n in figures["matches_to_settle"].values())

@@ -20,6 +20,9 @@ from referee.match.faults import REASON_LIMIT, cap
 from serving.logs import EventLog
 from skyarena.v1 import arena_pb2 as pb
 from skyarena.v1 import arena_pb2_grpc as pb_grpc
+from workers.finals import DEFAULT_GAMES_PER_PAIR, Finals
+from workers.ladder_confidence import ladder_confidence, ladder_settling
+from workers.matchmaking import MatchmakingParameters
 from workers.seasons import SeasonSpec, default_player_counts, season_defaults
 from workers.store import Database, NotFound, matches, versions
 from workers.store import submissions as store
@@ -33,6 +36,7 @@ from workers.store.accounts import (
 )
 from workers.store.challenges import ChallengeLimits, ChallengeRefused, queue_challenges
 from workers.store.database import Row
+from workers.store.finals import start_finals
 from workers.store.ladders import frozen_standings, leaderboard, rating_history, version_ladders
 from workers.store.results import decompress_replay
 from workers.store.seasons import (
@@ -279,20 +283,32 @@ class ArenaService(pb_grpc.ArenaServicer):
         with self.db.connection() as conn:
             season = get_season(conn, request.season)
             response = pb.Standings(season=season.name, game=season.game, state=season.state)
-            for players, ladder_id in sorted(season.ladders.items()):
-                ladder = response.ladders.add(players=players)
-                if season.state == "closed":
+            closed = season.state == "closed"
+            stages = [("regular", p, ladder_id) for p, ladder_id in sorted(season.ladders.items())]
+            stages += [("final", p, ladder_id) for p, ladder_id in sorted(season.final_ladders.items())]
+            for stage, players, ladder_id in stages:
+                ladder = response.ladders.add(players=players, stage=stage)
+                figures = ladder_confidence(conn, ladder_id, frozen=closed)
+                if stage == "regular":
+                    settling = ladder_settling(conn, season, players)
+                    ladder.settling.CopyFrom(pb.Settling(**{**settling, "settled_at": settling["settled_at"] or "",
+                                                            "matches_per_hour": settling["matches_per_hour"] or 0}))
+                if closed:
                     names = {r["version_id"]: r for r in leaderboard(conn, ladder_id, MAX_LIMIT)}
-                    for s in frozen_standings(conn, ladder_id)[:limit]:
-                        named = names.get(s.version_id, {})
-                        ladder.rows.add(position=s.position, version_id=s.version_id, bot=named.get("bot", ""),
-                                        version=named.get("version", 0), mu=s.mu, sigma=s.sigma, score=s.score,
-                                        matches=s.matches, account=named.get("account", ""))
+                    rows = [{**names.get(s.version_id, {}), "position": s.position, "version_id": s.version_id,
+                             "mu": s.mu, "sigma": s.sigma, "score": s.score, "matches": s.matches}
+                            for s in frozen_standings(conn, ladder_id)[:limit]]
                 else:
-                    for r in leaderboard(conn, ladder_id, limit):
-                        ladder.rows.add(position=r["position"], version_id=r["version_id"], bot=r["bot"],
-                                        version=r["version"], mu=r["mu"], sigma=r["sigma"], score=r["score"],
-                                        matches=r["matches"], account=r["account"])
+                    rows = leaderboard(conn, ladder_id, limit)
+                for r in rows:
+                    figure = figures.get(r["version_id"])
+                    row = ladder.rows.add(position=r["position"], version_id=r["version_id"], bot=r.get("bot", ""),
+                                          version=r.get("version", 0), mu=r["mu"], sigma=r["sigma"],
+                                          score=r["score"], matches=r["matches"], account=r.get("account", ""))
+                    if figure is not None:
+                        row.rank_low, row.rank_high = figure.rank_low, figure.rank_high
+                        if figure.above_next is not None:
+                            row.p_above_next = figure.above_next
         return response
 
     @_call
@@ -418,6 +434,11 @@ class ArenaService(pb_grpc.ArenaServicer):
             options = json.loads(request.options_json) if request.options_json else {}
         except json.JSONDecodeError as exc:
             raise BadRequest(f'options_json is not JSON ({exc}): send an object such as {{"max_rounds": 20}}') from None
+        try:
+            matchmaking = json.loads(request.matchmaking_json) if request.matchmaking_json else {}
+        except json.JSONDecodeError as exc:
+            raise BadRequest(f'matchmaking_json is not JSON ({exc}): send an object such as {{"settle_top": 3}}') \
+                from None
         defaults = season_defaults()  # a field left 0 on the wire takes the season's default
         counts = tuple(request.player_counts) or default_player_counts(request.game)
         spec = SeasonSpec(request.name, request.game, counts, options, request.move_s or defaults["move_s"],
@@ -426,7 +447,8 @@ class ArenaService(pb_grpc.ArenaServicer):
                           request.strike_limit or defaults["strike_limit"],
                           request.matches_in_flight or defaults["matches_in_flight"],
                           cpu_clock=request.cpu_clock if request.HasField("cpu_clock") else defaults["cpu_clock"],
-                          wall_backstop=request.wall_backstop or defaults["wall_backstop"])
+                          wall_backstop=request.wall_backstop or defaults["wall_backstop"],
+                          matchmaking=MatchmakingParameters.from_mapping(matchmaking))
         with self.db.connection() as conn:
             season = create_season(conn, spec)
             if request.start:
@@ -450,7 +472,13 @@ class ArenaService(pb_grpc.ArenaServicer):
 
     @_call
     def CloseSeason(self, request: pb.SeasonRequest, context: grpc.ServicerContext) -> pb.SeasonInfo:
-        return self._transition(request, context, close_season)
+        if not request.finals:
+            if request.HasField("games_per_pair") or request.until_settled:
+                raise BadRequest("games_per_pair and until_settled belong to a final: set finals to K (2 or more)")
+            return self._transition(request, context, close_season)
+        budget = request.games_per_pair if request.HasField("games_per_pair") else DEFAULT_GAMES_PER_PAIR
+        return self._transition(request, context, lambda conn, name: start_finals(
+            conn, name, Finals(request.finals, budget, request.until_settled)))
 
     def _version_status(self, request: pb.VersionStatusRequest, context: grpc.ServicerContext,
                         change: Callable[[Any, int, str], None]) -> pb.BotVersionInfo:

@@ -14,6 +14,8 @@ import click
 from skyarena.cli_support import UserError
 from skyarena.series_table import local_round_robin
 
+DEFAULT_TRICKLE = 2.0  # matches a minute per settled ladder: the ladders stay alive, a laptop stays usable
+
 
 @click.command("demo")
 @click.option("--data-dir", envvar="SKYARENA_DATA_DIR", type=click.Path(file_okay=False, path_type=Path),
@@ -31,19 +33,23 @@ from skyarena.series_table import local_round_robin
               help="Stop after this long (default: run until Ctrl-C).")
 @click.option("--until-rated", type=click.IntRange(1), metavar="N",
               help="Stop once every game has N rated matches (exit status 1 if --duration ends first).")
+@click.option("--trickle", "trickle_per_minute", type=click.FloatRange(min=0), default=DEFAULT_TRICKLE,
+              show_default=True, metavar="PER_MINUTE",
+              help="Once a ladder is settled, start at most this many matches a minute on it (0: no slowing).")
 @click.option("--local", is_flag=True, help="No platform: a local round-robin of the house bots, with standings.")
 @click.option("--games", "n_games", type=click.IntRange(min=1), default=20, show_default=True,
               help="With --local: matches per game.")
 @click.option("--seed", type=int, default=1, show_default=True, help="With --local: the first match's seed.")
 def command(data_dir: Path | None, workers: int, concurrency: int, arena_port: int, dashboard_port: int,
-            no_browser: bool, duration_s: float | None, until_rated: int | None, local: bool, n_games: int,
-            seed: int) -> None:
+            no_browser: bool, duration_s: float | None, until_rated: int | None, trickle_per_minute: float,
+            local: bool, n_games: int, seed: int) -> None:
     """Run the platform locally with a season per game and the house bots (DATABASE_URL, CELERY_BROKER_URL)."""
     if local:
         local_round_robin(n_games, seed)
         return
     try:
         from workers.demo.launcher import DemoSettings, run_demo
+        from workers.demo.league import DemoClock
         from workers.demo.processes import ChildFailed
         from workers.errors import PLATFORM_ERRORS
         from workers.store.embedded import default_data_dir
@@ -51,7 +57,7 @@ def command(data_dir: Path | None, workers: int, concurrency: int, arena_port: i
         raise UserError(f"the platform demo needs the server parts ({exc.name} is not installed): "
                         "pip install 'skyarena[server]', or run skyarena demo --local") from None
     settings = DemoSettings(data_dir or default_data_dir(), workers, concurrency, arena_port, dashboard_port,
-                            not no_browser, duration_s, until_rated)
+                            not no_browser, duration_s, until_rated, DemoClock(trickle_per_minute=trickle_per_minute))
     try:
         counts = run_demo(settings, on_stop=lambda killed: click.echo(
             "stopped every process" + (f" ({', '.join(killed)} needed SIGKILL)" if killed else ""), err=True))

@@ -21,11 +21,14 @@ from referee.games import GAMES
 from skyarena.cli_support import UserError, clock_options, parse_options
 from workers.commands.store_options import open_store, store_options
 from workers.errors import PLATFORM_ERRORS
+from workers.finals import DEFAULT_GAMES_PER_PAIR, Finals
+from workers.ladder_confidence import ladder_confidence, ladder_settling
 from workers.matchmaking import MatchmakingParameters
 from workers.ratings import RatingParameters
 from workers.seasons import DEFAULT_SIGMA_INFLATION, SeasonSpec
 from workers.store.accounts import check_token
 from workers.store.database import Conn
+from workers.store.finals import start_finals
 from workers.store.ladders import frozen_standings, leaderboard, standings
 from workers.store.seasons import (
     Season,
@@ -141,12 +144,39 @@ def _transition(action: Callable[[Conn, str], Season], done: str) -> Callable[..
     return run
 
 
-for _name, _action, _done, _help in (
-        ("start", start_season, "is active: the scheduler fills its ladders from now on",
-         "Start the draft season NAME: its ladders fill with matches."),
-        ("close", close_season, "is closed: unfinished matches are void and its standings frozen",
-         "Close the season NAME: void its unfinished matches and freeze its standings.")):
-    command.command(_name, help=_help)(click.argument("name")(_options(_transition(_action, _done))))
+command.command("start", help="Start the draft season NAME: its ladders fill with matches.")(
+    click.argument("name")(_options(_transition(start_season,
+                                                "is active: the scheduler fills its ladders from now on"))))
+
+
+@command.command("close")
+@click.argument("name")
+@click.option("--finals", "finals_top", type=int, metavar="K",
+              help="Close with a final: the top K of each ladder play a balanced final first (τ = 0).")
+@click.option("--games-per-pair", type=int, metavar="N",
+              help=f"The final's budget: games every pair of finalists plays (default {DEFAULT_GAMES_PER_PAIR}).")
+@click.option("--until-settled", is_flag=True,
+              help="Stop the final after the first full round in which its top is settled (within the budget).")
+@_options
+def close_command(name: str, finals_top: int | None, games_per_pair: int | None, until_settled: bool,
+                  token: str | None, database_url: str | None, data_dir: Path | None, as_json: bool) -> None:
+    """Close the season NAME: void its unfinished matches and freeze its standings, or run its finals first."""
+    if finals_top is None:
+        if games_per_pair is not None or until_settled:
+            raise UserError("--games-per-pair and --until-settled belong to a final: add --finals K")
+        _transition(close_season, "is closed: unfinished matches are void and its standings frozen")(
+            name, token, database_url, data_dir, as_json)
+        return
+    try:
+        finals = Finals(finals_top, DEFAULT_GAMES_PER_PAIR if games_per_pair is None else games_per_pair,
+                        until_settled)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    with organiser(token, database_url, data_dir) as conn:
+        summary = season_details(conn, start_finals(conn, name, finals))
+    until = " or until settled" if until_settled else ""
+    _print(summary, as_json, f"season {name} is in its finals: the top {finals.top} of each ladder play "
+                             f"{finals.games_per_pair} games per pair{until}; the season closes when they end")
 
 
 @command.command("list")
@@ -196,19 +226,33 @@ def standings_command(name: str, limit: int, token: str | None, database_url: st
     """Show each ladder of season NAME (frozen when the season is closed)."""
     with organiser(token, database_url, data_dir) as conn:
         season = get_season(conn, name)
-        read_ladder = frozen_standings if season.state == "closed" else standings
-        tables = {p: read_ladder(conn, ladder)[:limit] for p, ladder in season.ladders.items()}
+        closed = season.state == "closed"
+        tables = {str(p): _ladder_rows(conn, ladder, closed, limit) for p, ladder in season.ladders.items()}
+        finals = {str(p): _ladder_rows(conn, ladder, closed, limit) for p, ladder in season.final_ladders.items()}
+        settling = {str(p): ladder_settling(conn, season, p) for p in season.ladders}
     if as_json:
-        click.echo(json.dumps({**season_summary(season), "standings": {
-            str(p): [{"position": s.position, "version_id": s.version_id, "mu": s.mu, "sigma": s.sigma,
-                      "score": s.score, "matches": s.matches} for s in table] for p, table in tables.items()}}))
+        click.echo(json.dumps({**season_summary(season), "standings": tables, "settling": settling,
+                               "final_standings": finals}))
         return
     click.echo(f"season {season.name} ({season.game}, {season.state})")
-    for players, table in tables.items():
-        click.echo(f"{players}-player ladder" + ("" if table else ": no rated matches yet"))
-        for s in table:
-            click.echo(f"  {s.position:>3}. version {s.version_id:<6} mu-3sigma {s.score:7.2f}  "
-                       f"mu {s.mu:6.2f}  sigma {s.sigma:5.2f}  {s.matches} matches")
+    for stage, shown in (("ladder", tables), ("final", finals)):
+        for players, rows in shown.items():
+            verdict = settling[players]["text"] if stage == "ladder" else "the final's standings"
+            click.echo(f"{players}-player {stage}: " + (verdict if rows else "no rated matches yet"))
+            for r in rows:
+                low, high = r["rank_interval"]
+                above = "" if r["p_above_next"] is None else f"  P>next {r['p_above_next']:.2f}"
+                click.echo(f"  {r['position']:>3}. version {r['version_id']:<6} rank {low}-{high:<4} "
+                           f"mu-3sigma {r['score']:7.2f}  mu {r['mu']:6.2f}  sigma {r['sigma']:5.2f}  "
+                           f"{r['matches']} matches{above}")
+
+
+def _ladder_rows(conn: Conn, ladder_id: int, closed: bool, limit: int) -> list[dict[str, Any]]:
+    """The top ``limit`` of a ladder (frozen once closed), each with its rank interval and P(above the next)."""
+    figures = ladder_confidence(conn, ladder_id, frozen=closed)
+    table = (frozen_standings if closed else standings)(conn, ladder_id)[:limit]
+    return [{"position": s.position, "version_id": s.version_id, "mu": s.mu, "sigma": s.sigma, "score": s.score,
+             "matches": s.matches, **figures[s.version_id].to_json()} for s in table]
 
 
 def _print(summary: dict[str, Any], as_json: bool, text: str) -> None:

@@ -47,6 +47,7 @@ from workers.demo.processes import Child, stop_all
 from workers.store import Database, open_database, versions
 from workers.store import redact as redact_database
 from workers.store.database import resolve_url
+from workers.store.ladders import settled_at
 from workers.store.schema import upgrade
 from workers.store.seasons import get_season, season_match_counts
 
@@ -115,6 +116,7 @@ class Demo:
         self.children: list[Child] = []
         self.dashboard_url: str | None = None
         self.dashboard_state = "starting"
+        self.settled: set[str] = set()   # games whose every ladder is settled (they trickle)
 
     # ----- services -------------------------------------------------------------------------
     def say(self, text: str) -> None:
@@ -190,16 +192,25 @@ class Demo:
     # ----- progress -------------------------------------------------------------------------
     def rated(self, db: Database, seasons: dict[str, str]) -> dict[str, int]:
         counts = {}
+        settled = set()
         with db.connection() as conn:
             for game, name in seasons.items():
-                counts[game] = season_match_counts(conn, get_season(conn, name).id).get("finished", 0)
+                season = get_season(conn, name)
+                counts[game] = season_match_counts(conn, season.id).get("finished", 0)
+                if season.ladders and all(settled_at(conn, ladder) for ladder in season.ladders.values()):
+                    settled.add(game)
+        self.settled = settled
         return counts
 
     def progress_line(self, counts: dict[str, int], started: float) -> str:
-        games = "  ".join(f"{game} {n}" for game, n in counts.items())
+        games = "  ".join(f"{game} {n}" + (" settled" if game in self.settled else "") for game, n in counts.items())
         dashboard = f"dashboard {self.dashboard_url}" if self.dashboard_state == "up" else \
             f"dashboard {self.dashboard_state}"
-        return f"[{time.monotonic() - started:4.0f} s] rated matches: {games}  ({dashboard}; Ctrl-C stops)"
+        rate = self.settings.clock.trickle_per_minute
+        pace = ""
+        if self.settled and rate:
+            pace = f"; settled ladders trickle at {rate:g} matches/min (--trickle)"
+        return f"[{time.monotonic() - started:4.0f} s] rated matches: {games}  ({dashboard}{pace}; Ctrl-C stops)"
 
     def done(self, counts: dict[str, int], started: float) -> bool:
         if self.settings.until_rated is not None and min(counts.values()) >= self.settings.until_rated:

@@ -28,7 +28,7 @@ from skyarena.arena.pack import pack_folder
 from skyarena.arena.submit import upload
 from skyarena.games import QUICK_HOUSE_BOTS, house_bots
 from skyarena.v1 import arena_pb2 as pb
-from workers.house_bots import ACCOUNT, house_source
+from workers.house_bots import ACCOUNT, MIXED, house_source
 from workers.store import Database, NotFound
 from workers.store.accounts import TokenRefused, check_token, issue_token
 from workers.store.seasons import get_season
@@ -49,6 +49,7 @@ class DemoClock:
     bank_s: float = 30.0
     first_move_s: float = 30.0   # a hosted bot's first answer waits on its interpreter's start
     matches_in_flight: int = 2   # per ladder: five games share two workers evenly
+    trickle_per_minute: float = 2.0  # once a ladder is settled: new matches a minute (0: no slowing)
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,27 @@ def season_name(game: str) -> str:
     return f"demo-{game}"
 
 
+FREE_FOR_ALL_TABLE = 4  # the demo's multi-player ladder: four seats, four distinct house versions
+
+
+def demo_player_counts(game: str) -> list[int]:
+    """The demo's ladders of ``game``: its smallest table, and a 4-player one for a free-for-all game
+    that seats four (Skyjo Action, Skybirds, Fly Away)."""
+    spec = GAMES[game]
+    counts = [spec.min_players]
+    if not spec.cooperative and spec.min_players < FREE_FOR_ALL_TABLE <= spec.max_players:
+        counts.append(FREE_FOR_ALL_TABLE)
+    return counts
+
+
+def demo_house_bots(game: str) -> list[str]:
+    """The house bots the demo submits for ``game``: the quick ones (``QUICK_HOUSE_BOTS``: the boss thinks
+    for most of every move), and the mixed ones too where it has a 4-player ladder, so every seat of a
+    4-player match is a different version."""
+    quick = sorted(set(house_bots(game)) & set(QUICK_HOUSE_BOTS))
+    return quick + sorted(MIXED) if len(demo_player_counts(game)) > 1 and "heuristic" in quick else quick
+
+
 def open_seasons(db: Database, organiser: Arena, clock: DemoClock) -> dict[str, str]:
     """One active season per game (game -> season name), created or reused."""
     names = {}
@@ -153,9 +175,9 @@ def open_seasons(db: Database, organiser: Arena, clock: DemoClock) -> dict[str, 
             name = f"{season_name(game)}-{suffix}"
         if state is None:
             organiser.call("CreateSeason", pb.CreateSeasonRequest(
-                name=name, game=game, player_counts=[GAMES[game].min_players], move_s=clock.move_s,
+                name=name, game=game, player_counts=demo_player_counts(game), move_s=clock.move_s,
                 bank_s=clock.bank_s, first_move_s=clock.first_move_s, matches_in_flight=clock.matches_in_flight,
-                start=True))
+                matchmaking_json=json.dumps({"settled_per_minute": clock.trickle_per_minute}), start=True))
         elif state == "draft":
             organiser.call("StartSeason", pb.SeasonRequest(name=name))
         names[game] = name
@@ -166,7 +188,7 @@ def house_folders(root: Path) -> list[tuple[str, str, Path]]:
     """A bot folder (``bot.py`` + ``skyarena.toml``) per house bot of every game, as an author keeps one."""
     folders = []
     for game in sorted(GAMES):
-        for bot in sorted(set(house_bots(game)) & set(QUICK_HOUSE_BOTS)):
+        for bot in demo_house_bots(game):
             folder = root / f"{game}-{bot}"
             folder.mkdir(parents=True, exist_ok=True)
             source = house_source(game, bot)

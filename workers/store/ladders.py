@@ -84,7 +84,8 @@ def rating_history(conn: Conn, version_id: int, ladder_id: int, limit: int = DEF
 _LADDER_FILTERS = """(%(bot)s::text IS NULL OR b.name ILIKE '%%' || %(bot)s || '%%')
                      AND (%(author)s::text IS NULL OR a.name ILIKE '%%' || %(author)s || '%%')"""
 _STANDING_FIGURES = """
-    LEFT JOIN LATERAL (SELECT count(*) FILTER (WHERE h.rank = 0) AS wins, count(*) AS rated
+    LEFT JOIN LATERAL (SELECT count(*) FILTER (WHERE h.rank = 0) AS wins, count(*) AS rated,
+                              avg(h.rank) FILTER (WHERE h.unrated_reason IS NULL) AS mean_rank
                        FROM rating_history h WHERE h.version_id = page.version_id AND h.ladder_id = %(ladder)s
                        ) w ON true
     LEFT JOIN LATERAL (SELECT array_agg(t.mu ORDER BY t.seq) AS trend
@@ -169,7 +170,8 @@ def rated_matches(conn: Conn, version_id: int, ladder_id: int, *, limit: int, be
                        AND (%(before)s::bigint IS NULL OR seq < %(before)s)
                  ORDER BY seq DESC LIMIT %(limit)s) h
            JOIN matches m ON m.id = h.match_id
-           JOIN participants p ON p.match_id = h.match_id AND p.version_id = %(version)s
+           JOIN LATERAL (SELECT * FROM participants q WHERE q.match_id = h.match_id AND q.version_id = %(version)s
+                         ORDER BY q.seat LIMIT 1) p ON true  -- a co-op self-play match lists once
            ORDER BY h.seq DESC""",
         {"version": version_id, "ladder": ladder_id, "before": before_seq, "limit": limit}))
 
@@ -190,4 +192,67 @@ def head_to_head(conn: Conn, version_id: int, ladder_id: int, window: int = WIND
            WHERE mine.rank IS NOT NULL AND o.rank IS NOT NULL
            GROUP BY o.version_id, b.id, b.name, v.number
            ORDER BY count(*) DESC, o.version_id""",
+        {"version": version_id, "ladder": ladder_id, "window": window}))
+
+
+def ladder_ratings(conn: Conn, ladder_id: int, *, frozen: bool = False) -> list[tuple[int, float, float]]:
+    """Every listed version's (id, μ, σ) in ladder order: what its rank intervals are drawn from
+    (``frozen``: a closed season's standings)."""
+    if frozen:
+        rows = conn.execute("SELECT version_id, mu, sigma FROM season_standings WHERE ladder_id = %s"
+                            " ORDER BY position", (ladder_id,))
+    else:
+        rows = conn.execute("""SELECT version_id, mu, sigma FROM ratings WHERE ladder_id = %s AND matches > 0
+                               ORDER BY mu - 3 * sigma DESC, mu DESC, version_id""", (ladder_id,))
+    return [(r["version_id"], r["mu"], r["sigma"]) for r in rows]
+
+
+RATE_WINDOW = 100  # the match rate is read over the ladder's latest this many completed matches
+
+
+def match_rate_per_hour(conn: Conn, ladder_id: int) -> float | None:
+    """Completed matches per hour over the ladder's latest ``RATE_WINDOW`` (None before two)."""
+    row = conn.execute(
+        """SELECT count(*) AS n, extract(epoch FROM max(finished_at) - min(finished_at)) AS span
+           FROM (SELECT finished_at FROM matches WHERE ladder_id = %s AND completed_seq IS NOT NULL
+                 ORDER BY completed_seq DESC LIMIT %s) latest""", (ladder_id, RATE_WINDOW)).fetchone()
+    if row is None or row["n"] < 2 or not row["span"]:
+        return None
+    return (row["n"] - 1) * 3600 / float(row["span"])
+
+
+def mark_settled(conn: Conn, ladder_id: int, settled: bool) -> None:
+    """Record the verdict: the moment the top settled (kept while it stays settled), or none."""
+    conn.execute("""UPDATE ladders SET settled_at = CASE WHEN %s THEN coalesce(settled_at, now()) END
+                    WHERE id = %s AND (settled_at IS NULL) = %s""", (settled, ladder_id, settled))
+
+
+def matches_created_since(conn: Conn, ladder_id: int, seconds: float) -> int:
+    """Matches scheduled on the ladder in the last ``seconds`` (index ``matches_ladder_created``)."""
+    row = conn.execute("""SELECT count(*) AS n FROM matches WHERE ladder_id = %s
+                          AND created_at > now() - make_interval(secs => %s)""", (ladder_id, seconds)).fetchone()
+    return int(row["n"]) if row else 0
+
+
+def settled_at(conn: Conn, ladder_id: int) -> Any:
+    """When the ladder's top settled in its current settled stretch (a datetime), or None."""
+    row = conn.execute("SELECT settled_at FROM ladders WHERE id = %s", (ladder_id,)).fetchone()
+    return row["settled_at"] if row else None
+
+
+def partner_landings(conn: Conn, version_id: int, ladder_id: int, window: int = WINDOW) -> list[Row]:
+    """A co-operative version's landings by partner over its latest ``window`` matches on the ladder:
+    itself (self-play: every seat its own) and each other version it flew with."""
+    return list(conn.execute(
+        """WITH recent AS (SELECT match_id FROM rating_history WHERE version_id = %(version)s
+                           AND ladder_id = %(ladder)s ORDER BY seq DESC LIMIT %(window)s),
+                flights AS (SELECT p.match_id, bool_and(p.rank = 0 AND p.score > 0) AS landed,
+                                   coalesce(min(p.version_id) FILTER (WHERE p.version_id <> %(version)s),
+                                            %(version)s) AS partner
+                            FROM participants p JOIN recent USING (match_id) GROUP BY p.match_id)
+           SELECT f.partner AS version_id, f.partner = %(version)s AS itself, b.id AS bot_id, b.name AS bot,
+                  v.number AS version, count(*) AS matches, count(*) FILTER (WHERE f.landed) AS landed
+           FROM flights f JOIN bot_versions v ON v.id = f.partner JOIN bots b ON b.id = v.bot_id
+           GROUP BY f.partner, b.id, b.name, v.number
+           ORDER BY f.partner = %(version)s DESC, count(*) DESC, f.partner""",
         {"version": version_id, "ladder": ladder_id, "window": window}))

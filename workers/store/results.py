@@ -107,8 +107,8 @@ def apply_in_transaction(conn: Conn, outcome: MatchOutcome, *, commit: bool = Fa
     with conn.pipeline():
         match_cursor = conn.execute(
             """SELECT m.id, m.kind, m.ladder_id, m.game, m.status, m.void_reason, m.completed_seq,
-                      s.rating AS rating_parameters
-               FROM matches m LEFT JOIN seasons s ON s.id = m.season_id
+                      coalesce(l.rating, s.rating) AS rating_parameters
+               FROM matches m LEFT JOIN seasons s ON s.id = m.season_id LEFT JOIN ladders l ON l.id = m.ladder_id
                WHERE m.id = %s FOR UPDATE OF m""", (outcome.match_id,))
         seats_cursor = conn.execute("SELECT seat, version_id FROM participants WHERE match_id = %s",
                                     (outcome.match_id,))
@@ -157,7 +157,7 @@ def _lock_ratings(conn: Conn, ladder_id: int, game: str, params: RatingParameter
                   ) -> tuple[dict[int, Rating], Rating | None, int]:
     """Steps 2-4: the ladder, the seats' rating rows in version order, then the completion number."""
     cooperative = GAMES[game].cooperative
-    versions = sorted(s.version_id for s in outcome.seats)
+    versions = sorted({s.version_id for s in outcome.seats})  # a co-op version may fill two seats (self-play)
     ladder_cursor = conn.execute(
         f"SELECT pseudo_mu, pseudo_sigma FROM ladders WHERE id = %s FOR {'UPDATE' if cooperative else 'SHARE'}",
         (ladder_id,))

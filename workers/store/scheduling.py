@@ -22,6 +22,7 @@ from .database import Conn
 from .online import OFFLINE_AFTER_S
 
 RECENT_MATCHES = 10  # the window the fault-pause rule looks at, per version and ladder
+SEED_RANGE = 2**62  # match seeds fit the matches table's bigint and the referee's int64
 SCHEDULING_LOCK_CLASS = 0x5C14  # first key of the schedulers' two-key advisory lock (second: the ladder id)
 
 

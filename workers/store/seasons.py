@@ -12,7 +12,7 @@ applied between the moment the season stops and the moment its standings are fro
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from psycopg.types.json import Jsonb
@@ -48,7 +48,10 @@ class Season:
     matchmaking: MatchmakingParameters
     carry_over_from: int | None
     sigma_inflation: float | None
-    ladders: dict[int, int]          # player count -> ladder id
+    ladders: dict[int, int]          # player count -> ladder id (the regular ladders)
+    finals: dict[str, Any] | None = None        # what the organiser called (`workers.finals.Finals`), or None
+    final_ladders: dict[int, int] = field(default_factory=dict)  # player count -> the final's ladder id
+    matches_in_flight: int = 0
 
 
 def get_season(conn: Conn, name: str, *, lock: bool = False) -> Season:
@@ -69,11 +72,14 @@ def get_season_by_id(conn: Conn, season_id: int) -> Season:
 
 
 def _season(conn: Conn, row: dict[str, Any]) -> Season:
-    ladders = {r["players"]: r["id"] for r in
-               conn.execute("SELECT id, players FROM ladders WHERE season_id = %s ORDER BY players", (row["id"],))}
+    stages: dict[str, dict[int, int]] = {"regular": {}, "final": {}}
+    for r in conn.execute("SELECT id, players, stage FROM ladders WHERE season_id = %s ORDER BY players",
+                          (row["id"],)):
+        stages[r["stage"]][r["players"]] = r["id"]
     return Season(row["id"], row["name"], row["game"], tuple(row["player_counts"]), row["state"],
                   RatingParameters.from_mapping(row["rating"]), MatchmakingParameters.from_mapping(row["matchmaking"]),
-                  row["carry_over_from"], row["carry_over_sigma_inflation"], ladders)
+                  row["carry_over_from"], row["carry_over_sigma_inflation"], stages["regular"], row["finals"],
+                  stages["final"], row["matches_in_flight"])
 
 
 def create_season(conn: Conn, spec: SeasonSpec) -> Season:
@@ -150,23 +156,33 @@ def start_season(conn: Conn, name: str) -> Season:
 
 
 def close_season(conn: Conn, name: str) -> Season:
-    """Stop the season, void its unfinished matches and freeze every ladder's standings."""
+    """Stop the season, void its unfinished matches and freeze every ladder's standings (a ladder
+    frozen already, a regular one when its finals began, stays as it was)."""
     season = get_season(conn, name, lock=True)
     check_transition(season.name, season.state, "closed")
-    for ladder_id in sorted(season.ladders.values()):
+    stop_ladders(conn, season, [*season.ladders.values(), *season.final_ladders.values()], SEASON_CLOSED_VOID_REASON)
+    conn.execute("UPDATE seasons SET state = 'closed', closed_at = now() WHERE id = %s", (season.id,))
+    return get_season_by_id(conn, season.id)
+
+
+def stop_ladders(conn: Conn, season: Season, ladder_ids: list[int], reason: str) -> None:
+    """Hold the ladders, void their unfinished matches (with ``reason``) and freeze their standings."""
+    for ladder_id in sorted(ladder_ids):
         lock_ladder(conn, ladder_id, exclusive=True)
     conn.execute("""UPDATE matches SET status = 'void', void_reason = %s, lease_owner = NULL, lease_expires_at = NULL
-                    WHERE season_id = %s AND status IN ('queued', 'running')""",
-                 (SEASON_CLOSED_VOID_REASON, season.id))
-    for ladder_id in season.ladders.values():
+                    WHERE season_id = %s AND ladder_id = ANY(%s) AND status IN ('queued', 'running')""",
+                 (reason, season.id, ladder_ids))
+    frozen = {r["ladder_id"] for r in conn.execute(
+        "SELECT DISTINCT ladder_id FROM season_standings WHERE ladder_id = ANY(%s)", (ladder_ids,))}
+    for ladder_id in ladder_ids:
+        if ladder_id in frozen:
+            continue
         table = standings(conn, ladder_id)
         with conn.cursor() as cur:
             cur.executemany(
                 """INSERT INTO season_standings (season_id, ladder_id, position, version_id, mu, sigma, matches)
                    VALUES (%s, %s, %s, %s, %s, %s, %s)""",
                 [(season.id, ladder_id, s.position, s.version_id, s.mu, s.sigma, s.matches) for s in table])
-    conn.execute("UPDATE seasons SET state = 'closed', closed_at = now() WHERE id = %s", (season.id,))
-    return get_season_by_id(conn, season.id)
 
 
 def season_details(conn: Conn, season: Season) -> dict[str, Any]:
@@ -181,14 +197,17 @@ def season_summary(season: Season) -> dict[str, Any]:
     return {"id": season.id, "name": season.name, "game": season.game, "state": season.state,
             "player_counts": list(season.player_counts), "ladders": {str(k): v for k, v in season.ladders.items()},
             "rating": season.rating.to_mapping(), "matchmaking": season.matchmaking.to_mapping(),
-            "carry_over_from": season.carry_over_from, "sigma_inflation": season.sigma_inflation}
+            "carry_over_from": season.carry_over_from, "sigma_inflation": season.sigma_inflation,
+            "finals": season.finals, "final_ladders": {str(k): v for k, v in season.final_ladders.items()}}
 
 
 def seasons(conn: Conn) -> list[Row]:
     """Every season, newest first, with its ladders as {player count: ladder id} (a small table)."""
     return list(conn.execute(
         """SELECT s.id, s.name, s.game, s.state, s.player_counts, s.created_at, s.started_at, s.closed_at,
-                  coalesce(jsonb_object_agg(l.players, l.id) FILTER (WHERE l.id IS NOT NULL), '{}') AS ladders
+                  coalesce(jsonb_object_agg(l.players, l.id) FILTER (WHERE l.stage = 'regular'), '{}') AS ladders,
+                  coalesce(jsonb_object_agg(l.players, l.id) FILTER (WHERE l.stage = 'final'), '{}') AS final_ladders,
+                  s.finals
            FROM seasons s LEFT JOIN ladders l ON l.season_id = s.id
            GROUP BY s.id ORDER BY s.id DESC"""))
 

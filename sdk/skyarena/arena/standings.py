@@ -1,4 +1,5 @@
-"""``skyarena standings SEASON``: each ladder of a season, best first by μ − 3σ."""
+"""``skyarena standings SEASON``: each ladder of a season, best first by μ − 3σ, with each rank's 90 %
+interval, P(outranks the next) and whether the top is settled."""
 
 from __future__ import annotations
 
@@ -26,9 +27,18 @@ def command(season: str, limit: int, address: str | None, token: str | None, as_
         if not ladder.rows:
             click.echo(f"{ladder.players}-player ladder: no rated matches yet")
             continue
-        table = Table("#", "bot", "account", "version", "μ − 3σ", "μ", "σ", "matches",
-                      title=f"{ladder.players}-player ladder")
+        table = Table("#", "rank 90 %", "bot", "account", "version", "μ − 3σ", "μ", "σ", "P > next", "matches",
+                      title=f"{ladder.players}-player ladder: {ladder.settling.text}")
         for row in ladder.rows:
-            table.add_row(str(row.position), f"{row.bot} v{row.version}", row.account, str(row.version_id),
-                          f"{row.score:.2f}", f"{row.mu:.2f}", f"{row.sigma:.2f}", str(row.matches))
+            table.add_row(str(row.position), rank_interval_text(row.rank_low, row.rank_high),
+                          f"{row.bot} v{row.version}", row.account, str(row.version_id),
+                          f"{row.score:.2f}", f"{row.mu:.2f}", f"{row.sigma:.2f}",
+                          f"{row.p_above_next:.2f}" if row.HasField("p_above_next") else "", str(row.matches))
         console.print(table)
+
+
+def rank_interval_text(low: int, high: int) -> str:
+    """"3" when the rank is sure, "2–5" otherwise (empty when the Arena sent none)."""
+    if not low:
+        return ""
+    return str(low) if low == high else f"{low}–{high}"

@@ -336,6 +336,9 @@ class StandingRow(_message.Message):
     SCORE_FIELD_NUMBER: _builtins.int
     MATCHES_FIELD_NUMBER: _builtins.int
     ACCOUNT_FIELD_NUMBER: _builtins.int
+    RANK_LOW_FIELD_NUMBER: _builtins.int
+    RANK_HIGH_FIELD_NUMBER: _builtins.int
+    P_ABOVE_NEXT_FIELD_NUMBER: _builtins.int
     position: _builtins.int
     """1 is best"""
     version_id: _builtins.int
@@ -348,6 +351,11 @@ class StandingRow(_message.Message):
     """mu - 3 sigma, the order"""
     matches: _builtins.int
     account: _builtins.str
+    rank_low: _builtins.int
+    """The central 90 % interval of its rank under the TrueSkill posteriors (seeded Monte Carlo)."""
+    rank_high: _builtins.int
+    p_above_next: _builtins.float
+    """P(it outranks the version listed next); unset for the last version."""
     def __init__(
         self,
         *,
@@ -360,14 +368,75 @@ class StandingRow(_message.Message):
         score: _builtins.float = ...,
         matches: _builtins.int = ...,
         account: _builtins.str = ...,
+        rank_low: _builtins.int = ...,
+        rank_high: _builtins.int = ...,
+        p_above_next: _builtins.float | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_p_above_next", b"_p_above_next", "p_above_next", b"p_above_next"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_p_above_next", b"_p_above_next", "account", b"account", "bot", b"bot", "matches", b"matches", "mu", b"mu", "p_above_next", b"p_above_next", "position", b"position", "rank_high", b"rank_high", "rank_low", b"rank_low", "score", b"score", "sigma", b"sigma", "version", b"version", "version_id", b"version_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__p_above_next: _TypeAlias = _typing.Literal["p_above_next"]  # noqa: Y015
+    _WhichOneofArgType__p_above_next: _TypeAlias = _typing.Literal["_p_above_next", b"_p_above_next"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__p_above_next) -> _WhichOneofReturnType__p_above_next | None: ...
+
+Global___StandingRow: _TypeAlias = StandingRow  # noqa: Y015
+
+@_typing.final
+class Settling(_message.Message):
+    """Whether a ladder's top k is settled: every adjacent pair within the top k + 1 ordered with
+    probability >= p, no active version still in placement.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SETTLED_FIELD_NUMBER: _builtins.int
+    SETTLED_AT_FIELD_NUMBER: _builtins.int
+    TOP_FIELD_NUMBER: _builtins.int
+    PROBABILITY_FIELD_NUMBER: _builtins.int
+    PAIRS_FIELD_NUMBER: _builtins.int
+    IN_PLACEMENT_FIELD_NUMBER: _builtins.int
+    MATCHES_NEEDED_FIELD_NUMBER: _builtins.int
+    MATCHES_PER_HOUR_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
+    settled: _builtins.bool
+    settled_at: _builtins.str
+    """ISO 8601, when it settled (empty while not settled)"""
+    top: _builtins.int
+    """k"""
+    probability: _builtins.float
+    """p"""
+    in_placement: _builtins.int
+    matches_needed: _builtins.int
+    """an estimate from the sigmas; 0 when settled"""
+    matches_per_hour: _builtins.float
+    """the ladder's recent rate (0: unknown)"""
+    text: _builtins.str
+    """"settled: ..." or "not yet: about N more matches (...)" """
+    @_builtins.property
+    def pairs(self) -> _containers.RepeatedScalarFieldContainer[_builtins.float]:
+        """P(outranks the next) for each adjacent pair of the top k + 1"""
+
+    def __init__(
+        self,
+        *,
+        settled: _builtins.bool = ...,
+        settled_at: _builtins.str = ...,
+        top: _builtins.int = ...,
+        probability: _builtins.float = ...,
+        pairs: _abc.Iterable[_builtins.float] | None = ...,
+        in_placement: _builtins.int = ...,
+        matches_needed: _builtins.int = ...,
+        matches_per_hour: _builtins.float = ...,
+        text: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["account", b"account", "bot", b"bot", "matches", b"matches", "mu", b"mu", "position", b"position", "score", b"score", "sigma", b"sigma", "version", b"version", "version_id", b"version_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["in_placement", b"in_placement", "matches_needed", b"matches_needed", "matches_per_hour", b"matches_per_hour", "pairs", b"pairs", "probability", b"probability", "settled", b"settled", "settled_at", b"settled_at", "text", b"text", "top", b"top"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
-Global___StandingRow: _TypeAlias = StandingRow  # noqa: Y015
+Global___Settling: _TypeAlias = Settling  # noqa: Y015
 
 @_typing.final
 class Ladder(_message.Message):
@@ -375,18 +444,26 @@ class Ladder(_message.Message):
 
     PLAYERS_FIELD_NUMBER: _builtins.int
     ROWS_FIELD_NUMBER: _builtins.int
+    SETTLING_FIELD_NUMBER: _builtins.int
+    STAGE_FIELD_NUMBER: _builtins.int
     players: _builtins.int
+    stage: _builtins.str
+    """regular | final (a season's finals, listed after its regular ladders)"""
     @_builtins.property
     def rows(self) -> _containers.RepeatedCompositeFieldContainer[Global___StandingRow]: ...
+    @_builtins.property
+    def settling(self) -> Global___Settling: ...
     def __init__(
         self,
         *,
         players: _builtins.int = ...,
         rows: _abc.Iterable[Global___StandingRow] | None = ...,
+        settling: Global___Settling | None = ...,
+        stage: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["settling", b"settling"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["players", b"players", "rows", b"rows"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["players", b"players", "rows", b"rows", "settling", b"settling", "stage", b"stage"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -889,6 +966,7 @@ class CreateSeasonRequest(_message.Message):
     START_FIELD_NUMBER: _builtins.int
     CPU_CLOCK_FIELD_NUMBER: _builtins.int
     WALL_BACKSTOP_FIELD_NUMBER: _builtins.int
+    MATCHMAKING_JSON_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     game: _builtins.str
     options_json: _builtins.str
@@ -907,6 +985,10 @@ class CreateSeasonRequest(_message.Message):
     """Hosted seats charged their own CPU time (unset: true); false puts every seat on a wall clock."""
     wall_backstop: _builtins.float
     """With CPU clocks, a decision's wall deadline is this many times its CPU deadline (0: 4; 2-100)."""
+    matchmaking_json: _builtins.str
+    """Matchmaking parameters, a JSON object (empty: the defaults), e.g. {"settle_top": 3,
+    "settle_probability": 0.95, "settled_per_minute": 2}: `skyarena season create --matchmaking`.
+    """
     @_builtins.property
     def player_counts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """one ladder each (empty: the game's smallest count)"""
@@ -926,10 +1008,11 @@ class CreateSeasonRequest(_message.Message):
         start: _builtins.bool = ...,
         cpu_clock: _builtins.bool | None = ...,
         wall_backstop: _builtins.float = ...,
+        matchmaking_json: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_cpu_clock", b"_cpu_clock", "cpu_clock", b"cpu_clock"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_cpu_clock", b"_cpu_clock", "bank_s", b"bank_s", "cpu_clock", b"cpu_clock", "first_move_s", b"first_move_s", "game", b"game", "matches_in_flight", b"matches_in_flight", "move_s", b"move_s", "name", b"name", "options_json", b"options_json", "player_counts", b"player_counts", "start", b"start", "strike_limit", b"strike_limit", "wall_backstop", b"wall_backstop"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_cpu_clock", b"_cpu_clock", "bank_s", b"bank_s", "cpu_clock", b"cpu_clock", "first_move_s", b"first_move_s", "game", b"game", "matches_in_flight", b"matches_in_flight", "matchmaking_json", b"matchmaking_json", "move_s", b"move_s", "name", b"name", "options_json", b"options_json", "player_counts", b"player_counts", "start", b"start", "strike_limit", b"strike_limit", "wall_backstop", b"wall_backstop"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__cpu_clock: _TypeAlias = _typing.Literal["cpu_clock"]  # noqa: Y015
     _WhichOneofArgType__cpu_clock: _TypeAlias = _typing.Literal["_cpu_clock", b"_cpu_clock"]  # noqa: Y015
@@ -942,17 +1025,31 @@ class SeasonRequest(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     NAME_FIELD_NUMBER: _builtins.int
+    FINALS_FIELD_NUMBER: _builtins.int
+    GAMES_PER_PAIR_FIELD_NUMBER: _builtins.int
+    UNTIL_SETTLED_FIELD_NUMBER: _builtins.int
     name: _builtins.str
+    finals: _builtins.int
+    """CloseSeason only: 2 or more runs a final of each ladder's top K first (the season closes when it ends)."""
+    games_per_pair: _builtins.int
+    """The final's budget: games each pair of finalists plays (unset: 10; 0 is refused)."""
+    until_settled: _builtins.bool
+    """Stop the final after the first complete round in which its top is settled."""
     def __init__(
         self,
         *,
         name: _builtins.str = ...,
+        finals: _builtins.int = ...,
+        games_per_pair: _builtins.int | None = ...,
+        until_settled: _builtins.bool = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_games_per_pair", b"_games_per_pair", "games_per_pair", b"games_per_pair"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_games_per_pair", b"_games_per_pair", "finals", b"finals", "games_per_pair", b"games_per_pair", "name", b"name", "until_settled", b"until_settled"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
+    _WhichOneofReturnType__games_per_pair: _TypeAlias = _typing.Literal["games_per_pair"]  # noqa: Y015
+    _WhichOneofArgType__games_per_pair: _TypeAlias = _typing.Literal["_games_per_pair", b"_games_per_pair"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__games_per_pair) -> _WhichOneofReturnType__games_per_pair | None: ...
 
 Global___SeasonRequest: _TypeAlias = SeasonRequest  # noqa: Y015
 

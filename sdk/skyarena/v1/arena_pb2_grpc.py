@@ -228,7 +228,8 @@ class ArenaServicer:
         raise NotImplementedError('Method not implemented!')
 
     def CloseSeason(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """Close a season; with finals = K, first stop its regular ladders and play a final of their top K.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')

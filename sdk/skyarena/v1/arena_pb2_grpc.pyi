@@ -82,6 +82,7 @@ class ArenaStub:
     """Organiser calls (an organiser token)."""
     StartSeason: _grpc.UnaryUnaryMultiCallable[_arena_pb2.SeasonRequest, _arena_pb2.SeasonInfo]
     CloseSeason: _grpc.UnaryUnaryMultiCallable[_arena_pb2.SeasonRequest, _arena_pb2.SeasonInfo]
+    """Close a season; with finals = K, first stop its regular ladders and play a final of their top K."""
     PauseVersion: _grpc.UnaryUnaryMultiCallable[_arena_pb2.VersionStatusRequest, _arena_pb2.BotVersionInfo]
     """Stop scheduling an active version (it keeps its rating), or put a paused one back."""
     ReinstateVersion: _grpc.UnaryUnaryMultiCallable[_arena_pb2.VersionStatusRequest, _arena_pb2.BotVersionInfo]
@@ -132,6 +133,7 @@ class ArenaAsyncStub(ArenaStub):
     """Organiser calls (an organiser token)."""
     StartSeason: _aio.UnaryUnaryMultiCallable[_arena_pb2.SeasonRequest, _arena_pb2.SeasonInfo]  # type: ignore[assignment]
     CloseSeason: _aio.UnaryUnaryMultiCallable[_arena_pb2.SeasonRequest, _arena_pb2.SeasonInfo]  # type: ignore[assignment]
+    """Close a season; with finals = K, first stop its regular ladders and play a final of their top K."""
     PauseVersion: _aio.UnaryUnaryMultiCallable[_arena_pb2.VersionStatusRequest, _arena_pb2.BotVersionInfo]  # type: ignore[assignment]
     """Stop scheduling an active version (it keeps its rating), or put a paused one back."""
     ReinstateVersion: _aio.UnaryUnaryMultiCallable[_arena_pb2.VersionStatusRequest, _arena_pb2.BotVersionInfo]  # type: ignore[assignment]
@@ -262,7 +264,8 @@ class ArenaServicer(metaclass=_abc_1.ABCMeta):
         self,
         request: _arena_pb2.SeasonRequest,
         context: _ServicerContext,
-    ) -> _typing.Union[_arena_pb2.SeasonInfo, _abc.Awaitable[_arena_pb2.SeasonInfo]]: ...
+    ) -> _typing.Union[_arena_pb2.SeasonInfo, _abc.Awaitable[_arena_pb2.SeasonInfo]]:
+        """Close a season; with finals = K, first stop its regular ladders and play a final of their top K."""
 
     @_abc_1.abstractmethod
     def PauseVersion(
