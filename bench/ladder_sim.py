@@ -21,12 +21,13 @@ today's matchmaker (``seek_share=0``), the information-seeking one (the default 
 and random pairing, the same bots for all three; then, for the seeking matchmaker, Kendall's
 τ of the true top 8 when it said settled and how often its settled top 3 was not the true
 order. A ladder that has not settled after ``SETTLE_CAP`` matches per bot counts that many.
-It also times what the rank intervals and the settled check add to one schedule tick on a
-ladder of 1,000 versions.
+It also times, on a ladder of 1,000 versions, what the settled check adds to one schedule
+tick (the verdict and the open pairs, all a tick computes) and what the rank intervals cost
+(computed when the standings are read).
 
     python bench/ladder_sim.py --settle --json
         # {"matches_to_settle": {"today": n, "seeking": n, "random": n}, "top8_tau_when_settled": ...,
-        #  "wrong_settled_rate": ..., "seeds": ..., "tick_ms_1000_versions": ..., ...}
+        #  "wrong_settled_rate": ..., "seeds": ..., "cost_1000_versions": {"tick_ms": ..., ...}, ...}
 """
 
 from __future__ import annotations
@@ -163,9 +164,11 @@ def measure(players: int, seeds: int, checkpoints: Sequence[int] = CHECKPOINTS) 
     return results
 
 
-def settle_run(players: int, seed: int, scheduler: Scheduler) -> tuple[int, bool, float, bool]:
-    """(matches played, settled?, top-8 τ then, top 3 right then) for one seeded ladder."""
-    params = RatingParameters()
+def settle_run(players: int, seed: int, scheduler: Scheduler, tau: float | None = None
+               ) -> tuple[int, bool, float, bool]:
+    """(matches played, settled?, top-8 τ then, top 3 right then) for one seeded ladder (``tau``: the
+    season's τ, default TrueSkill's σ/100; 0 is a final's, or a season of bots that do not change)."""
+    params = RatingParameters() if tau is None else RatingParameters(tau=tau)
     rules = MatchmakingParameters()
     ladder = Ladder(players, seed, params)
     rng = random.Random(seed * 7919 + players)
@@ -184,26 +187,33 @@ def settle_run(players: int, seed: int, scheduler: Scheduler) -> tuple[int, bool
     return played, False, ladder.top8_tau(), ladder.top3_right()
 
 
-def tick_cost_ms(versions: int = TICK_VERSIONS, repeats: int = 20) -> float:
-    """Median milliseconds the rank intervals, the settled verdict and the open pairs add to a tick."""
+def tick_cost_ms(versions: int = TICK_VERSIONS, repeats: int = 20) -> dict[str, float]:
+    """Median milliseconds, on a ladder of ``versions``: what a schedule tick adds (the settled verdict
+    and the open pairs) and what a standings read adds (the rank intervals)."""
     rng = random.Random(1)
     params, rules = RatingParameters(), MatchmakingParameters()
     ladder = [Contestant(v, Rating(rng.gauss(25, 8), rng.uniform(0.8, 8.3)), rng.randrange(200))
               for v in range(versions)]
-    times = []
-    for i in range(repeats):
-        start = time.perf_counter()
-        rank_intervals([c.rating for c in ladder_order(ladder)], seed=i)
-        settle_verdict(ladder, params, top=rules.settle_top, probability=rules.settle_probability,
-                       placement=rules.placement_matches)
-        open_pairs(ladder, rules, params)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+
+    def median_ms(work: Callable[[int], object]) -> float:
+        times = []
+        for i in range(repeats):
+            start = time.perf_counter()
+            work(i)
+            times.append((time.perf_counter() - start) * 1000)
+        return round(statistics.median(times), 2)
+
+    tick = median_ms(lambda i: (settle_verdict(ladder, params, top=rules.settle_top,
+                                               probability=rules.settle_probability,
+                                               placement=rules.placement_matches),
+                                open_pairs(ladder, rules, params)))
+    intervals = median_ms(lambda i: rank_intervals([c.rating for c in ladder_order(ladder)], seed=i))
+    return {"tick_ms": tick, "rank_intervals_ms": intervals, "both_ms": round(tick + intervals, 2)}
 
 
-def measure_settle(players: int, seeds: int) -> dict[str, object]:
+def measure_settle(players: int, seeds: int, tau: float | None = None) -> dict[str, object]:
     schedulers = {"today": today, "seeking": matchmaker, "random": random_pairing}
-    runs = {name: [settle_run(players, seed, s) for seed in range(seeds)] for name, s in schedulers.items()}
+    runs = {name: [settle_run(players, seed, s, tau) for seed in range(seeds)] for name, s in schedulers.items()}
     seeking_settled = [r for r in runs["seeking"] if r[1]]
     means = {name: round(statistics.fmean(r[0] for r in rs), 1) for name, rs in runs.items()}
     return {
@@ -217,7 +227,8 @@ def measure_settle(players: int, seeds: int) -> dict[str, object]:
         "wrong_settled_rate_today": round(sum(1 for r in runs["today"] if r[1] and not r[3])
                                           / max(1, sum(1 for r in runs["today"] if r[1])), 3),
         "seeds": seeds, "players": players, "bots": BOTS, "settle_cap_per_bot": SETTLE_CAP,
-        "tick_ms_1000_versions": round(tick_cost_ms(), 2),
+        "tau": RatingParameters().tau if tau is None else tau,
+        "cost_1000_versions": tick_cost_ms(),
         "targets": SETTLE_TARGETS,
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }
@@ -230,6 +241,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, help="ladders averaged per figure (default 5; with --settle 20)")
     parser.add_argument("--json", action="store_true", help="print JSON (needs --players and --matches-per-bot)")
     parser.add_argument("--settle", action="store_true", help="matches until the top 3 settles (default 20 seeds)")
+    parser.add_argument("--tau", type=float, help="with --settle: the season's tau (default sigma/100; 0: a final's)")
     args = parser.parse_args()
     if args.seeds is not None and args.seeds < 1:
         parser.error("--seeds must be at least 1")
@@ -237,7 +249,9 @@ def main() -> None:
     if args.settle:
         if args.matches_per_bot is not None:
             parser.error("--settle plays until settled: drop --matches-per-bot")
-        figures = measure_settle(args.players or 2, seeds)
+        if args.tau is not None and not 0 <= args.tau <= RatingParameters().sigma:
+            parser.error(f"--tau must be from 0 to {RatingParameters().sigma:g}")
+        figures = measure_settle(args.players or 2, seeds, args.tau)
         print(json.dumps(figures) if args.json else json.dumps(figures, indent=2))
         return
     if args.matches_per_bot is not None and args.matches_per_bot < 1:

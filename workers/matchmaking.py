@@ -55,6 +55,9 @@ class MatchmakingParameterError(ValueError):
     """A season's matchmaking parameter is out of range: the message says which and what to use."""
 
 
+BELOW_WEIGHT = 0.5  # seeking: an open pair of the next k + 1 places counts half as much as one of the top
+
+
 @dataclass(frozen=True)
 class MatchmakingParameters(StoredParameters):
     """A season's matchmaking settings (defaults suit a ladder of a few dozen versions)."""
@@ -208,16 +211,20 @@ def open_pairs(contestants: Sequence[Contestant], params: MatchmakingParameters,
     head = ordered[:params.settle_top + 1]
     if len(head) < 2:
         return []
-    candidates = [(a, b) for a, b in zip(head, head[1:])]
+    candidates = [(a, b, 1.0) for a, b in zip(head, head[1:])]
     last = head[-1]
-    candidates += [(c, last) for c in ordered[len(head):]
+    candidates += [(c, last, 1.0) for c in ordered[len(head):]
                    if outrank_probability(c.rating, last.rating) > 1 - params.settle_probability]
+    # The next places down, at a lower weight: the order just below the top is what a final or a
+    # newcomer's climb needs next, and a settled top over a muddled rest would be a thin verdict.
+    below = ordered[len(head) - 1:2 * len(head)]
+    candidates += [(a, b, BELOW_WEIGHT) for a, b in zip(below, below[1:])]
     scored = []
-    for a, b in candidates:
+    for a, b, weight in candidates:
         q = outrank_probability(a.rating, b.rating)
         if q >= params.settle_probability:
             continue
-        scored.append((_information(a.rating, b.rating, q, rating_params), (a.version_id, b.version_id)))
+        scored.append((weight * _information(a.rating, b.rating, q, rating_params), (a.version_id, b.version_id)))
     scored.sort(key=lambda item: (-item[0], item[1]))
     return scored
 

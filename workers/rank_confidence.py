@@ -7,8 +7,8 @@ uncertain. Three figures follow from it:
 - ``rank_intervals``: each version's central 90 % interval of its rank under the joint
   posterior (the versions independent, as TrueSkill keeps them), by a seeded Monte Carlo of
   ``SAMPLES`` draws vectorised with numpy: there is no cheap exact form for a rank among
-  many, and 400 draws put the interval ends within a place or so while a ladder of 1,000
-  versions costs a few milliseconds (``bench/ladder_sim.py --tick``).
+  many, and 400 draws put the interval ends within a place or so. A ladder of 1,000 versions
+  costs ~20-30 ms (the sort), paid by a read of the standings, never by a scheduling pass.
 - ``settle_verdict``: the top k is *settled* when every adjacent pair within the top k + 1
   (in the ladder's own order, μ − 3σ) is ordered with probability ≥ p, and no active version
   is still in its placement matches (a newcomer could belong anywhere). Not settled, it
@@ -60,11 +60,13 @@ def rank_intervals(ratings: Sequence[Rating], level: float = INTERVAL, samples: 
     """
     if not ratings:
         return []
-    mu = np.fromiter((r.mu for r in ratings), float, len(ratings))
-    sigma = np.fromiter((r.sigma for r in ratings), float, len(ratings))
-    draws = np.random.default_rng(seed).standard_normal((samples, len(ratings))) * sigma + mu
+    # float32 draws sort a quarter faster than float64 (the sort is nearly all of the cost) and are
+    # ample for ranks.
+    mu = np.fromiter((r.mu for r in ratings), np.float32, len(ratings))
+    sigma = np.fromiter((r.sigma for r in ratings), np.float32, len(ratings))
+    draws = np.random.default_rng(seed).standard_normal((samples, len(ratings)), dtype=np.float32) * sigma + mu
     # Rank of each version in each draw: 1 + how many versions drew above it.
-    ranks = np.empty_like(draws, dtype=np.int32)
+    ranks = np.empty(draws.shape, dtype=np.int32)
     order = np.argsort(-draws, axis=1)
     np.put_along_axis(ranks, order, np.arange(1, len(ratings) + 1, dtype=np.int32)[None, :], axis=1)
     tail = (1 - level) / 2

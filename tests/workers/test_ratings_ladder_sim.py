@@ -51,5 +51,5 @@ def test_the_settle_json_has_the_contract_keys() -> None:
                          capture_output=True, text=True, check=True).stdout
     figures = json.loads(out)
     assert set(figures["matches_to_settle"]) == {"today", "seeking", "random"}
-    assert {"top8_tau_when_settled", "wrong_settled_rate", "seeds", "tick_ms_1000_versions"} <= set(figures)
+    assert {"top8_tau_when_settled", "wrong_settled_rate", "seeds", "cost_1000_versions"} <= set(figures)
     assert figures["seeds"] == 1 and all(n > 0 for n in figures["matches_to_settle"].values())

@@ -103,6 +103,16 @@ def test_organisers_run_seasons_pause_versions_and_issue_tokens(arena: ArenaUnde
     assert arena.call("StartSeason", pb.SeasonRequest(name="s1"), organiser).state == "active"
     again = _refused(arena.call, "StartSeason", pb.SeasonRequest(name="s1"), organiser)
     assert again.code() == grpc.StatusCode.INVALID_ARGUMENT and "cannot become active" in again.details()
+    for request, message in [
+            (pb.SeasonRequest(name="s1", finals=1), "finals need at least 2 finalists"),
+            (pb.SeasonRequest(name="s1", finals=2, games_per_pair=0), "game budget must be 1 to 10,000"),
+            (pb.SeasonRequest(name="s1", games_per_pair=3), "belong to a final: set finals"),
+            (pb.SeasonRequest(name="s1", finals=2), "has 0 active version(s) that played, fewer than the 2")]:
+        refused = _refused(arena.call, "CloseSeason", request, organiser)       # nothing half-done: still active
+        assert refused.code() == grpc.StatusCode.INVALID_ARGUMENT and message in refused.details(), refused.details()
+    unsure = _refused(arena.call, "CreateSeason", pb.CreateSeasonRequest(
+        name="s2", game="sky-team", matchmaking_json='{"settle_probability": 1}'), organiser)
+    assert unsure.code() == grpc.StatusCode.INVALID_ARGUMENT and "strictly between 0.5" in unsure.details()
     assert arena.call("CloseSeason", pb.SeasonRequest(name="s1"), organiser).state == "closed"
     missing = _refused(arena.call, "GetStandings", pb.GetStandingsRequest(season="nope"), organiser)
     assert missing.code() == grpc.StatusCode.NOT_FOUND and "unknown season 'nope'" in missing.details()
