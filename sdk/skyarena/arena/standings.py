@@ -4,7 +4,7 @@ interval, P(outranks the next) and whether the top is settled."""
 from __future__ import annotations
 
 import click
-from rich.table import Table
+from rich.table import Column, Table
 
 from skyarena.v1 import arena_pb2 as pb
 
@@ -27,8 +27,12 @@ def command(season: str, limit: int, address: str | None, token: str | None, as_
         if not ladder.rows:
             click.echo(f"{ladder.players}-player ladder: no rated matches yet")
             continue
-        table = Table("#", "rank 90 %", "bot", "account", "version", "μ − 3σ", "μ", "σ", "P > next", "matches",
-                      title=f"{ladder.players}-player ladder: {ladder.settling.text}")
+        title = f"{ladder.players}-player {'final' if ladder.stage == 'final' else 'ladder'}"
+        table = Table("#", "rank 90 %", "bot",
+                      # whose bot it is must survive a narrow terminal: the other columns give way first
+                      Column("account", no_wrap=True, min_width=max(len(row.account) for row in ladder.rows)),
+                      "version", "μ − 3σ", "μ", "σ", "P > next", "matches",
+                      title=f"{title}: {ladder.settling.text}" if ladder.settling.text else title)
         for row in ladder.rows:
             table.add_row(str(row.position), rank_interval_text(row.rank_low, row.rank_high),
                           f"{row.bot} v{row.version}", row.account, str(row.version_id),
