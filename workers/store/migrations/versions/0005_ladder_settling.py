@@ -13,14 +13,14 @@
 * ``matches_ladder_created``: a settled ladder's trickle counts its matches of the last minute.
 
 Revision ID: 0005
-Revises: 0004
+Revises: 0006
 Create Date: 2026-12-06
 """
 
 from alembic import op
 
 revision = "0005"
-down_revision = "0004"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
