@@ -12,14 +12,14 @@
   "until_settled": bool}); NULL: none. Set once: finals cannot be called twice.
 * ``matches_ladder_created``: a settled ladder's trickle counts its matches of the last minute.
 
-Revision ID: 0005
+Revision ID: 0007
 Revises: 0006
 Create Date: 2026-12-06
 """
 
 from alembic import op
 
-revision = "0005"
+revision = "0007"
 down_revision = "0006"
 branch_labels = None
 depends_on = None
