@@ -20,6 +20,7 @@ import pytest
 from skyarena.v1 import arena_pb2 as arena_pb
 from skyarena.v1 import online_pb2 as pb
 from skyarena.v1 import online_pb2_grpc as pb_grpc
+from workers.matchmaking import MatchmakingParameters
 from workers.play import MatchPlayer, PlaySettings, play_match
 from workers.referees import Referees
 from workers.scheduling import schedule_active
@@ -225,8 +226,10 @@ def test_bad_registrations_and_connections_are_refused_each_with_one_line(arena:
 
 
 def online_rival(db: Database, arena: ArenaUnderTest) -> tuple[int, str]:
-    """A season with one hosted house bot and one online version of ada: every match pairs them."""
-    house_league(db, "duo", "sky-team", (2,), 1, matches_in_flight=1, **CLOCKS)
+    """A season with one hosted house bot and one online version of ada: every match pairs them
+    (no co-operative self-play, which would seat either with itself)."""
+    house_league(db, "duo", "sky-team", (2,), 1, matches_in_flight=1,
+                 matchmaking=MatchmakingParameters(self_play_share=0.0), **CLOCKS)
     [version_id] = register_online_versions(db, "ada", "sky-team", ["ada-bot"])
     return version_id, arena.token("ada", "play")
 
