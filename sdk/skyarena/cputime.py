@@ -7,8 +7,10 @@ play``), never reported by the bot. ``wait_s`` is the time the tree's threads we
 but waiting for a core (``/proc/<pid>/task/<tid>/schedstat``): the machine's load, which
 tells a starved bot from one that slept.
 
-Resolution: utime/stime count clock ticks (``SC_CLK_TCK``, 100 per second on Linux), so a
-figure is exact to 10 ms per process; reaped children are included (cutime/cstime).
+Resolution: a clock's live processes are read from their POSIX CPU clocks, exact to the
+nanosecond; reaped children are included through their parent's cutime/cstime, which count
+clock ticks (``SC_CLK_TCK``, 100 per second on Linux), so they are exact to 10 ms each.
+``tree_sample`` (a one-off reading) counts ticks throughout.
 """
 
 from __future__ import annotations
@@ -108,29 +110,50 @@ def _pread(fd: int) -> bytes | None:
         return None
 
 
-class _OpenTree:
-    """The /proc files of a process tree, kept open between samples.
+def _process_cpu_ns(pid: int) -> int | None:
+    """A live process's CPU time (all its threads, exited ones too) from its POSIX CPU clock:
+    nanosecond-exact and one system call, a tenth of reading its ``stat``. The clock id is
+    the kernel's encoding of "the process clock of pid" (``CPUCLOCK_SCHED``)."""
+    try:
+        return time.clock_gettime_ns(((~pid) << 3) | 2)
+    except OSError:  # gone (reaped), or not visible from here
+        return None
 
-    A walk of the tree (every process's task list and children) is four times the cost of
-    reading two files, and a relay samples at every answer; so a walk finds the tree's
-    processes and threads and opens their ``stat`` and ``schedstat`` files, and a quick
-    sample re-reads those with ``pread``. An open /proc file stays bound to its process:
-    once it is gone the read fails, never reading a stranger that reuses the pid. What a
-    quick sample may miss is a process started since the last walk; its time is counted
-    at the next walk (it is cumulative) or, once reaped, in its parent's, so no CPU time
-    is lost, only charged a decision late."""
+
+def _reaped_ticks_of(stat: bytes) -> int:
+    fields = stat[stat.rindex(b")") + 2:].split()
+    return int(fields[13]) + int(fields[14])
+
+
+class _OpenTree:
+    """A process tree's processes and threads, found by a walk and re-read quickly between walks.
+
+    A walk of the tree (every process's task list and children, their ``stat`` and
+    ``schedstat``) costs tens of microseconds, and a relay samples at every answer; so an
+    answer's sample re-reads only the CPU clocks of the processes the last walk found (one
+    system call each) and adds what their reaped children had used as of that walk. The
+    wait for a core is read at walks only (a look while the bot thinks is a walk). If a
+    process found by the walk is gone, the quick sample gives way to a walk, so a reaped
+    child's time is never counted twice. A process started since the last walk is counted
+    at the next walk (its time is cumulative), so no CPU time is lost, only charged a
+    decision late. The files opened are ``schedstat`` per thread, bounded, and ``stat`` per
+    process; an open /proc file stays bound to its process, never reading a stranger that
+    reuses the pid."""
 
     def __init__(self, root: int) -> None:
         self.root = root
         self.stat: dict[int, int] = {}     # pid -> fd of /proc/pid/stat
         self.sched: dict[str, int] = {}    # "pid/tid" -> fd of its schedstat
         self.walked_at = -REFRESH_S
+        self.live: list[int] = []          # the processes the last walk found
+        self.reaped_ns = 0                 # their reaped children's CPU time then
+        self.waited_ns = 0                 # their threads' wait for a core then
 
     def walk(self, now: float) -> CpuSample:
         """A full walk: every process and thread found now, their files opened, the gone ones closed."""
         self.walked_at = now
-        cpu_ticks = waited_ns = 0
-        pending, seen, alive, threads = [self.root], set(), set(), set()
+        cpu_ns = reaped_ticks = waited_ns = 0
+        pending, seen, alive, threads = [self.root], set(), [], set()
         while pending:
             pid = pending.pop()
             if pid in seen:
@@ -139,8 +162,12 @@ class _OpenTree:
             text = self._stat_text(pid)
             if text is None:
                 continue
-            alive.add(pid)
-            cpu_ticks += _ticks_of(text)
+            own = _process_cpu_ns(pid)
+            if own is None:
+                continue  # reaped between the two reads: its time is in its parent's
+            alive.append(pid)
+            cpu_ns += own
+            reaped_ticks += _reaped_ticks_of(text)
             tasks = _tasks(pid)
             for tid in tasks:
                 key = f"{pid}/{tid}"
@@ -153,14 +180,19 @@ class _OpenTree:
                 waited_ns += _waited_of(_pread(fd) if fd is not None else
                                         _read(f"{PROC}/{pid}/task/{tid}/schedstat"))
             pending.extend(_children(pid, tasks))
-        self._forget(set(self.stat) - alive, set(self.sched) - threads)
-        return CpuSample(cpu_ticks * TICK_S, waited_ns / 1e9)
+        self._forget(set(self.stat) - set(alive), set(self.sched) - threads)
+        self.live, self.reaped_ns, self.waited_ns = alive, round(reaped_ticks * TICK_S * 1e9), waited_ns
+        return CpuSample((cpu_ns + self.reaped_ns) / 1e9, waited_ns / 1e9)
 
-    def quick(self) -> CpuSample:
-        """The processes and threads of the last walk, re-read."""
-        cpu_ticks = sum(_ticks_of(text) for fd in self.stat.values() if (text := _pread(fd)) is not None)
-        waited_ns = sum(_waited_of(_pread(fd)) for fd in self.sched.values())
-        return CpuSample(cpu_ticks * TICK_S, waited_ns / 1e9)
+    def quick(self, now: float) -> CpuSample:
+        """The processes of the last walk, their CPU clocks re-read; a walk if one of them is gone."""
+        cpu_ns = self.reaped_ns
+        for pid in self.live:
+            own = _process_cpu_ns(pid)
+            if own is None:
+                return self.walk(now)
+            cpu_ns += own
+        return CpuSample(cpu_ns / 1e9, self.waited_ns / 1e9)
 
     def close(self) -> None:
         self._forget(set(self.stat), set(self.sched))
@@ -230,7 +262,7 @@ class TreeClock:
         here. A quick re-read of the files the last walk opened, unless that walk is older
         than ``REFRESH_S``."""
         moment = time.monotonic()
-        now = self._tree.walk(moment) if moment - self._tree.walked_at > REFRESH_S else self._tree.quick()
+        now = self._tree.walk(moment) if moment - self._tree.walked_at > REFRESH_S else self._tree.quick(moment)
         self._end = now
         return now.since(self._start or now)
 

@@ -48,18 +48,22 @@ class CpuWatch:
         self.deadline_s = 0.0
         self.report_every_s = 0.0
         self.next_report = 0.0
+        self.first_look_at = 0.0
         self._timer: asyncio.TimerHandle | None = None
         self._reports: set[asyncio.Future[None]] = set()
 
     def delivered(self, turn: pb.TurnRequest) -> None:
-        self._cancel_timer()
         self.clock.start()
         self.turn = turn.turn
         self.deadline_s = turn.deadline_s
         self.report_every_s = max(turn.deadline_s / 2, MIN_POLL_S)
-        self.next_report = time.monotonic() + self.report_every_s
-        # Nothing can be over before half the deadline has passed.
-        self._look_in(self.report_every_s)
+        self.next_report = self.first_look_at = time.monotonic() + self.report_every_s
+        # Nothing can be over before half the deadline has passed. A timer still armed from an
+        # earlier decision that fires sooner is kept: it finds this decision young and re-arms
+        # for it, so a bot answering in microseconds costs no timer per decision.
+        if self._timer is None or self._timer.when() > asyncio.get_running_loop().time() + self.report_every_s:
+            self._cancel_timer()
+            self._look_in(self.report_every_s)
 
     def answered(self, answer: pb.Answer) -> None:
         """Put the relay's own figure into the bot's answer (or none, if it is not for the turn watched)."""
@@ -67,7 +71,6 @@ class CpuWatch:
         if self.turn is not None and answer.turn == self.turn:
             answer.cpu_s = self.clock.finish().cpu_s
             self.turn = None
-            self._cancel_timer()
 
     def close(self) -> None:
         self.turn = None
@@ -95,6 +98,10 @@ class CpuWatch:
         self._timer = None
         turn = self.turn
         if turn is None:
+            return
+        now = time.monotonic()
+        if now < self.next_report and now < self.first_look_at:
+            self._look_in(self.first_look_at - now)  # armed for an earlier decision: this one is young
             return
         used = self.clock.used()
         over = used.cpu_s > self.deadline_s
