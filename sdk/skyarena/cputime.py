@@ -10,7 +10,6 @@ tells a starved bot from one that slept.
 Resolution: a clock's live processes are read from their POSIX CPU clocks, exact to the
 nanosecond; reaped children are included through their parent's cutime/cstime, which count
 clock ticks (``SC_CLK_TCK``, 100 per second on Linux), so they are exact to 10 ms each.
-``tree_sample`` (a one-off reading) counts ticks throughout.
 """
 
 from __future__ import annotations
@@ -52,11 +51,6 @@ def _read(path: str) -> bytes | None:
         os.close(fd)
 
 
-def _cpu_ticks(pid: int) -> int | None:
-    text = _read(f"{PROC}/{pid}/stat")
-    return _ticks_of(text) if text is not None else None
-
-
 def _tasks(pid: int) -> list[str]:
     try:
         return os.listdir(f"{PROC}/{pid}/task")
@@ -71,32 +65,6 @@ def _children(pid: int, tasks: list[str]) -> list[int]:
         if text:
             found.extend(int(c) for c in text.split())
     return found
-
-
-def _waited_ns(pid: int, tasks: list[str]) -> int:
-    return sum(_waited_of(_read(f"{PROC}/{pid}/task/{tid}/schedstat")) for tid in tasks)
-
-
-def tree_sample(root: int) -> CpuSample:
-    """CPU time of ``root`` and every process below it, and how long their threads have
-    waited for a core, now."""
-    cpu_ticks = 0
-    waited_ns = 0
-    pending = [root]
-    seen: set[int] = set()
-    while pending:
-        pid = pending.pop()
-        if pid in seen:
-            continue
-        seen.add(pid)
-        ticks = _cpu_ticks(pid)
-        if ticks is None:
-            continue
-        cpu_ticks += ticks
-        tasks = _tasks(pid)
-        waited_ns += _waited_ns(pid, tasks)
-        pending.extend(_children(pid, tasks))
-    return CpuSample(cpu_ticks * TICK_S, waited_ns / 1e9)
 
 
 MAX_OPEN_FILES = 32  # /proc files one clock keeps open: a bot with a thousand threads cannot use up the worker's
@@ -121,6 +89,8 @@ def _process_cpu_ns(pid: int) -> int | None:
 
 
 def _reaped_ticks_of(stat: bytes) -> int:
+    # The command name is in parentheses and may hold spaces: fields start after the last ')'.
+    # After the name: state(0) ppid(1) ... cutime(13) cstime(14), in clock ticks.
     fields = stat[stat.rindex(b")") + 2:].split()
     return int(fields[13]) + int(fields[14])
 
@@ -219,11 +189,14 @@ class _OpenTree:
             os.close(fd)
 
 
-def _ticks_of(stat: bytes) -> int:
-    # The command name is in parentheses and may hold spaces: fields start after the last ')'.
-    # After the name: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14).
-    fields = stat[stat.rindex(b")") + 2:].split()
-    return int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
+def tree_sample(root: int) -> CpuSample:
+    """CPU time of ``root`` and every process below it, and how long their threads have
+    waited for a core, now: one walk, as a clock makes it."""
+    tree = _OpenTree(root)
+    try:
+        return tree.walk(time.monotonic())
+    finally:
+        tree.close()
 
 
 def _waited_of(schedstat: bytes | None) -> int:

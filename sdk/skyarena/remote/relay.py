@@ -100,7 +100,7 @@ class CpuWatch:
         if turn is None:
             return
         now = time.monotonic()
-        if now < self.next_report and now < self.first_look_at:
+        if now < self.first_look_at:
             self._look_in(self.first_look_at - now)  # armed for an earlier decision: this one is young
             return
         used = self.clock.used()
