@@ -1,15 +1,17 @@
 """A burst of challenges from one account while a season runs: the quota holds, and the season's
 rated throughput stays where it is without them (issue 24).
 
-Two runs of the same Sky Team season (``bench/season.py``'s: a ``skyarena worker``, beat, two
-referees, house bots in the sandbox), measured for the same seconds: one alone, one while one
-account asks for ``--burst`` challenges (one match each, spread over the measured seconds) through
-the store's own quota check (`workers.store.challenges.queue_challenges`, the Arena's), each
-accepted one sent to the workers as the Arena sends it (``workers.tasks.enqueue``). Reported: the
-rated matches per minute of both runs and their ratio, how many challenges were accepted and
-refused (the quota and the cap in flight), and that no challenge moved a rating.
+Runs of the same Sky Team season (``bench/season.py``'s: a ``skyarena worker``, beat, two
+referees, house bots in the sandbox), measured for the same seconds, in the order alone, burst,
+burst, alone: in a burst run one account asks for ``--burst`` challenges (one match each, spread
+over the measured seconds) through the store's own quota check
+(`workers.store.challenges.queue_challenges`, the Arena's), and the ones the platform has room for
+are released to the workers as the Arena releases them (`workers.challenge_release`); the worker
+and beat release the rest as room opens. Reported: the rated matches per minute alone and beside
+the bursts and their ratio, how many challenges were accepted, refused (the quota and the cap in
+flight), released and finished, and that no challenge moved a rating.
 
-    python bench/challenges.py [--burst 100] [--seconds 40] [--json-out f.json]
+    python bench/challenges.py [--burst 100] [--seconds 40] [--rounds 1] [--json-out f.json]
 """
 
 from __future__ import annotations
@@ -26,10 +28,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.season import matches_per_min  # noqa: E402
+from skyarena.settings import current  # noqa: E402
 from tests.workers.services import RedisProcess, RefereeProcess  # noqa: E402
+from workers.config import QueueSettings  # noqa: E402
 from workers.store import Database  # noqa: E402
 from workers.store.accounts import account_id  # noqa: E402
-from workers.store.challenges import ChallengeLimits, ChallengeRefused, queue_challenges  # noqa: E402
+from workers.store.challenges import ChallengeLimits, ChallengeRefused, queue_challenges, release_waiting  # noqa: E402
 
 GAME, SEATS, VERSIONS, WORKERS = "sky-team", 2, 8, 1
 
@@ -55,16 +59,20 @@ def burst(count: int, broker: str, tally: dict[str, Any], limits: ChallengeLimit
                     conn.rollback()
                     ids = []
             if ids:
-                enqueue(ids)
                 tally["accepted"] = tally.get("accepted", 0) + 1
+                with db.connection() as conn:  # as the Arena does: those the workers have room for now
+                    enqueue(release_waiting(conn, current(QueueSettings).release_policy()))
             time.sleep(max(0.0, started + (i + 1) * seconds / count - time.monotonic()))
         with db.connection() as conn:
             row = conn.execute("SELECT count(*) AS n FROM rating_history h JOIN matches m ON m.id = h.match_id"
                                " WHERE m.kind = 'challenge'").fetchone()
             finished = conn.execute("SELECT count(*) AS n FROM matches WHERE kind = 'challenge'"
                                     " AND status = 'finished'").fetchone()
+            released = conn.execute("SELECT count(*) AS n FROM matches WHERE kind = 'challenge'"
+                                    " AND released_at IS NOT NULL").fetchone()
         tally["challenge_rating_changes"] = row["n"] if row else None
         tally["challenges_finished_in_window"] = finished["n"] if finished else None
+        tally["challenges_released_in_window"] = released["n"] if released else None
 
     return run
 
@@ -77,25 +85,38 @@ def main() -> None:
     parser.add_argument("--in-flight", type=int, default=ChallengeLimits().in_flight,
                         help="the account's cap on challenges in flight (the Arena's --challenges-in-flight)")
     parser.add_argument("--json-out", type=Path)
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of four runs (alone, burst, burst, alone)")
     args = parser.parse_args()
+    load_before = round(os.getloadavg()[0], 1)
     with tempfile.TemporaryDirectory(prefix="sk-bench-", dir="/tmp") as name:
         folder = Path(name)
         broker = RedisProcess(folder)
         referees = [RefereeProcess(folder, f"referee{i}") for i in range(2)]
-        tally: dict[str, Any] = {}
+        tallies: list[dict[str, Any]] = []   # one per run with the burst
         limits = ChallengeLimits(in_flight=args.in_flight)
         try:
-            alone = matches_per_min(GAME, SEATS, VERSIONS, WORKERS, broker, referees, folder, args.warmup,
-                                    args.seconds)
-            beside = matches_per_min(GAME, SEATS, VERSIONS, WORKERS, broker, referees, folder, args.warmup,
-                                     args.seconds, during=burst(args.burst, broker.url, tally, limits))
+            # Alone and beside in the order A B B A (repeated for --rounds): a machine whose load
+            # drifts during the run weighs on both sides alike.
+            runs: dict[bool, list[float]] = {False: [], True: []}
+            for with_burst in [False, True, True, False] * args.rounds:
+                during = None
+                if with_burst:
+                    tallies.append({})
+                    during = burst(args.burst, broker.url, tallies[-1], limits)
+                runs[with_burst].append(matches_per_min(GAME, SEATS, VERSIONS, WORKERS, broker, referees, folder,
+                                                        args.warmup, args.seconds, during=during))
         finally:
             for ref in referees:
                 ref.stop()
             broker.stop()
+    alone, beside = (sum(runs[k]) / len(runs[k]) for k in (False, True))
     results = {"rated_per_min_alone": round(alone, 1), "rated_per_min_with_challenges": round(beside, 1),
-               "ratio": round(beside / alone, 3) if alone else None, "burst": args.burst, **tally,
-               "quota": vars(limits), "load_average": round(os.getloadavg()[0], 1)}
+               "ratio": round(beside / alone, 3) if alone else None, "burst": args.burst,
+               **{k: sum(t.get(k) or 0 for t in tallies) for k in sorted({k for t in tallies for k in t})},
+               "burst_runs": tallies, "runs_alone": [round(r, 1) for r in runs[False]],
+               "runs_with_challenges": [round(r, 1) for r in runs[True]], "quota": vars(limits),
+               "release_policy": vars(current(QueueSettings).release_policy()),
+               "load_before": load_before, "load_average": round(os.getloadavg()[0], 1)}
     print(json.dumps(results, indent=2))
     if args.json_out:
         args.json_out.write_text(json.dumps(results, indent=2) + "\n")

@@ -3,7 +3,7 @@
 | class | read by | what |
 | --- | --- | --- |
 | `PlatformSettings` | every platform process | the store, the broker, the local data folder |
-| `QueueSettings` | worker, beat, arena | what the Celery app is configured with: the longest match, beat's periods |
+| `QueueSettings` | worker, beat, arena | the longest match, beat's periods, challenges' share of the workers |
 | `WorkerSettings` | worker | the referees, and how matches are played and reaped |
 | `ArenaSettings` (`workers/arena/config.py`) | arena | the caps on a submitted archive |
 
@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from skyarena.settings import DAY_S, Settings, setting
+from workers.challenge_release import ReleasePolicy
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,15 @@ class QueueSettings(Settings):
     schedule_s: float = setting(5.0, 0.1, DAY_S, unit="seconds", help="how often beat tops up the ladders")
     reap_s: float = setting(10.0, 0.1, DAY_S, unit="seconds", help="how often beat reaps lost matches")
     result_backend: str = setting("", help="a Celery result backend (only the benchmark needs one)")
+    challenge_share: float = setting(ReleasePolicy.share, 0.0, 0.5, unit="of matches started",
+                                     help="while rated matches wait for a worker, challenges get at most this share "
+                                     "of the matches started (0: only when the workers have slots to spare)")
+    challenge_slots: int = setting(ReleasePolicy.idle_slots, 0, 10_000, unit="matches",
+                                   help="challenges out on the workers at once, platform-wide (0: none are played)")
+
+    def release_policy(self) -> ReleasePolicy:
+        """When waiting challenges go to the workers (`workers.challenge_release`)."""
+        return ReleasePolicy(self.challenge_share, self.challenge_slots)
 
     @property
     def visibility_timeout_s(self) -> int:

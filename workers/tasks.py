@@ -4,6 +4,7 @@
 | --- | --- | --- |
 | ``skyarena.play_match`` | `play.play_match` | the claim lets one attempt hold a match; the apply writes it once |
 | ``skyarena.schedule`` | `scheduling.schedule_active` | ladders are topped up under their lock, never over-filled |
+| (after both) | `release_challenges` | challenges are released under one lock, each once |
 | ``skyarena.reap`` | `reap` | only expired leases and long-waiting rows are touched |
 | ``skyarena.season_open`` / ``season_close`` | `seasons.start_season` / `close_season` | a season moves forward only |
 
@@ -24,11 +25,12 @@ from typing import Any
 from skyarena.settings import current
 from workers.arena.smoke import conclude_match
 from workers.celery_app import app
-from workers.config import PlatformSettings, WorkerSettings
+from workers.config import PlatformSettings, QueueSettings, WorkerSettings
 from workers.play import MatchPlayer, PlaySettings, play_match
 from workers.referees import Referees, parse_referees, service_token
 from workers.scheduling import schedule_active, top_up_after
 from workers.store import Database, open_database, queue
+from workers.store.challenges import release_waiting
 from workers.store.seasons import close_season, start_season
 
 log = logging.getLogger(__name__)
@@ -98,13 +100,21 @@ def play_match_task(match_id: str) -> dict[str, Any]:
         smoked = conclude_match(open_resources().db, match_id)  # a smoke match: its version's verdict
         if smoked is not None:
             enqueue(smoked.scheduled)
+        enqueue(release_challenges(open_resources().db))  # the rated ones first: they are queued already
     return {"match_id": match_id, "status": result.status, "detail": result.detail}
 
 
 @app.task(name="skyarena.schedule")
 def schedule_task() -> int:
     scheduled = schedule_active(open_resources().db)
-    return enqueue(match_id for s in scheduled for match_id in s.match_ids)
+    rated = enqueue(match_id for s in scheduled for match_id in s.match_ids)
+    return rated + enqueue(release_challenges(open_resources().db))
+
+
+def release_challenges(db: Database) -> list[str]:
+    """The waiting challenges the platform has room for now (`workers.challenge_release`), released."""
+    with db.connection() as conn:
+        return release_waiting(conn, current(QueueSettings).release_policy())
 
 
 @dataclass(frozen=True)

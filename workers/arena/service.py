@@ -18,8 +18,11 @@ import grpc
 
 from referee.match.faults import REASON_LIMIT, cap
 from serving.logs import EventLog
+from skyarena.settings import current
 from skyarena.v1 import arena_pb2 as pb
 from skyarena.v1 import arena_pb2_grpc as pb_grpc
+from workers.challenge_release import ReleasePolicy
+from workers.config import QueueSettings
 from workers.finals import DEFAULT_GAMES_PER_PAIR, Finals
 from workers.ladder_confidence import ladder_confidence, ladder_settling
 from workers.matchmaking import MatchmakingParameters
@@ -34,7 +37,7 @@ from workers.store.accounts import (
     revoke_token,
     token_expiry,
 )
-from workers.store.challenges import ChallengeLimits, ChallengeRefused, queue_challenges
+from workers.store.challenges import ChallengeLimits, ChallengeRefused, queue_challenges, release_waiting
 from workers.store.database import Row
 from workers.store.finals import start_finals
 from workers.store.ladders import frozen_standings, leaderboard, rating_history, version_ladders
@@ -197,10 +200,11 @@ class ArenaService(pb_grpc.ArenaServicer):
     def __init__(self, db: Database, dispatch: Dispatch, limits: ArchiveLimits | None = None,
                  metrics: ArenaMetrics | None = None, sandbox_backend: str = "auto",
                  uploads: UploadLimits | None = None, enqueue: Enqueue | None = None,
-                 challenge_limits: ChallengeLimits | None = None) -> None:
+                 challenge_limits: ChallengeLimits | None = None, release_policy: ReleasePolicy | None = None) -> None:
         self.db = db
         self.enqueue = enqueue
         self.challenge_limits = challenge_limits or ChallengeLimits()
+        self.release_policy = release_policy or current(QueueSettings).release_policy()
         self.limits = limits or ArchiveLimits()
         self.metrics = metrics or ArenaMetrics()
         self.intake = Intake(db, self.limits, dispatch, sandbox_backend)
@@ -417,7 +421,8 @@ class ArenaService(pb_grpc.ArenaServicer):
         except ChallengeRefused as exc:
             raise refuse(context, UploadRefused(f"{exc}: try again {when(exc.retry_after_s)}"
                                                 if exc.retry_after_s else str(exc), exc.retry_after_s)) from None
-        self.enqueue(ids)
+        with self.db.connection() as conn:  # those the workers have room for now; the rest wait their turn
+            self.enqueue(release_waiting(conn, self.release_policy))
         log.info("challenges_queued", account=account.name, version_id=request.version_id, matches=len(ids))
         return pb.ChallengeResponse(match_ids=ids)
 

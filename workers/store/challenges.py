@@ -8,6 +8,9 @@ rated match; applying its result moves no rating (only a rated match has a ladde
 Each account may ask ``per_day`` challenges in any 24 hours and have ``in_flight`` queued or
 running at once. Both are counted here, in the transaction that queues them, under the account's
 row lock: two requests of one account at once are counted one after the other, never both let in.
+
+A queued challenge waits (``released_at`` NULL, no message sent) until `release_waiting` hands it
+to the workers under `workers.challenge_release`'s rule, so challenges give way to rated matches.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from psycopg.types.json import Jsonb
+
+from workers.challenge_release import PlatformLoad, ReleasePolicy, room_for_challenges
 
 from .database import Conn
 from .errors import StoreError
@@ -79,4 +84,41 @@ def queue_challenges(conn: Conn, account_id: int, game: str, seat_lists: Sequenc
         cur.executemany("INSERT INTO participants (match_id, seat, version_id) VALUES (%s, %s, %s)",
                         [(match_id, seat, version) for match_id, seats in zip(ids, seat_lists)
                          for seat, version in enumerate(seats)])
+    return ids
+
+
+# One releaser at a time platform-wide (beat, workers and the Arena all call it), so two never
+# both see the same room. A transaction-scoped advisory lock: released with the commit.
+_RELEASE_LOCK = 0x5C_A11E
+_LOAD_SQL = """
+    SELECT
+      (SELECT count(*) FROM matches WHERE kind <> 'challenge' AND status = 'queued') AS others_waiting,
+      (SELECT count(*) FROM matches WHERE kind = 'challenge' AND status IN ('queued', 'running')
+         AND released_at IS NOT NULL) AS challenges_out,
+      (SELECT count(*) FROM matches WHERE kind <> 'challenge'
+         AND created_at > now() - make_interval(secs => %(window)s)) AS others_started,
+      (SELECT count(*) FROM matches WHERE kind = 'challenge'
+         AND released_at > now() - make_interval(secs => %(window)s)) AS challenges_started"""
+# The waiting challenges in release order: each account's oldest first, accounts taking turns.
+_WAITING_SQL = """
+    SELECT id FROM (
+        SELECT id, created_at, row_number() OVER (PARTITION BY requested_by ORDER BY created_at, id) AS turn
+        FROM matches WHERE kind = 'challenge' AND status = 'queued' AND released_at IS NULL) waiting
+    ORDER BY turn, created_at, id LIMIT %s"""
+
+
+def release_waiting(conn: Conn, policy: ReleasePolicy) -> list[str]:
+    """Release as many waiting challenges as the platform has room for; their ids, to enqueue after
+    the commit (a lost message is sent again by the reaper, which sees a released row)."""
+    if conn.execute("SELECT 1 FROM matches WHERE kind = 'challenge' AND status = 'queued'"
+                    " AND released_at IS NULL LIMIT 1").fetchone() is None:
+        return []   # the common case, without the lock
+    conn.execute("SELECT pg_advisory_xact_lock(%s)", (_RELEASE_LOCK,))
+    row = conn.execute(_LOAD_SQL, {"window": policy.window_s}).fetchone()
+    assert row is not None
+    room = room_for_challenges(PlatformLoad(**row), policy)
+    if room == 0:
+        return []
+    ids = [r["id"] for r in conn.execute(_WAITING_SQL, (room,))]
+    conn.execute("UPDATE matches SET released_at = now() WHERE id = ANY(%s)", (ids,))
     return ids

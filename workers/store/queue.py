@@ -202,12 +202,14 @@ def waiting_matches(db: Database, older_than_s: float, limit: int = 1000) -> lis
     """Queued matches that waited longer than a worker takes to pick a message up.
 
     Their message may be lost (a broker restarted without its queue): enqueueing them again
-    is safe because a claim of a match that is no longer queued does nothing.
+    is safe because a claim of a match that is no longer queued does nothing. A challenge not
+    yet released has no message to lose: it waits for room (`challenges.release_waiting`).
     """
     with db.connection() as conn:
         rows = conn.execute(
-            "SELECT id FROM matches WHERE status = 'queued' AND coalesce(started_at, created_at)"
-            " < now() - make_interval(secs => %s) ORDER BY created_at, id LIMIT %s", (older_than_s, limit)).fetchall()
+            "SELECT id FROM matches WHERE status = 'queued' AND coalesce(started_at, released_at, created_at)"
+            " < now() - make_interval(secs => %s) AND (kind <> 'challenge' OR released_at IS NOT NULL)"
+            " ORDER BY created_at, id LIMIT %s", (older_than_s, limit)).fetchall()
     return [r["id"] for r in rows]
 
 
