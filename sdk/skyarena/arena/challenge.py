@@ -31,5 +31,6 @@ def command(version_id: int, opponents: tuple[str, ...], games: int, address: st
         echo_json({"match_ids": ids})
         return
     click.echo(f"queued {len(ids)} challenge{'s' if len(ids) != 1 else ''}: {', '.join(ids)}")
+    click.echo("challenges give way to the seasons' rated matches: on a busy platform they wait their turn")
     click.echo(f"follow them with skyarena matches {version_id}; once one is over: skyarena replay MATCH_ID "
                "[--mine], skyarena logs MATCH_ID")
