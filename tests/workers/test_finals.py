@@ -124,3 +124,29 @@ def test_a_final_is_refused_whole_then_played_to_a_closed_season(db: Database, d
     refused = CliRunner().invoke(main, ["season", "close", "cup", "--finals", "2", "--database-url", database_url,
                                         "--token", token])
     assert refused.exit_code == 2 and "season cup is closed: finals need an active season" in refused.output
+
+
+def test_a_recompute_replays_the_final_from_its_finalists_regular_ratings(db: Database, database_url: str) -> None:
+    season, versions = league(db, "cup", players=(2,), versions=3, matches_in_flight=3)
+    play_round_robins(db, season.ladders[2], versions, 2)
+    with db.connection() as conn:
+        season = start_finals(conn, "cup", Finals(3, games_per_pair=2))
+    final = season.final_ladders[2]
+    while schedule_season(db, season.id, 3).match_ids:
+        play_scheduled(db, final)
+
+    def recompute(*args: str) -> tuple[int, dict[str, object]]:
+        result = CliRunner().invoke(main, ["ratings", "recompute", "cup", *args, "--json", "--database-url",
+                                           database_url])
+        return result.exit_code, json.loads(result.output)
+
+    code, body = recompute("--check")
+    assert code == 0 and body["differences"] == 0
+    assert [(r["players"], r["stage"], r["matches"]) for r in body["ladders"]] == [(2, "regular", 6), (2, "final", 6)]
+    with db.connection() as conn:   # a final's rating edited by hand is found, and put back by a rewrite
+        conn.execute("UPDATE ratings SET mu = mu + 1 WHERE ladder_id = %s AND version_id = %s", (final, versions[0]))
+    code, body = recompute("--check")
+    assert code == 1 and body["differences"] == 1
+    assert body["ladders"][1]["differences"][0].startswith(f"2-player final, version {versions[0]}: stored mu")
+    assert recompute()[0] == 0 and recompute("--check") == (0, body | {"differences": 0, "ladders": [
+        {**ladder, "differences": []} for ladder in body["ladders"]]})

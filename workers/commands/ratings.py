@@ -40,12 +40,13 @@ def recompute_command(season: str, check: bool, as_json: bool, database_url: str
     differences = sum(len(r.differences) for r in reports)
     if as_json:
         click.echo(json.dumps({"season": season, "check": check, "differences": differences, "ladders": [
-            {"players": r.players, "matches": r.matches, "differences": [str(d) for d in r.differences]}
+            {"players": r.players, "stage": r.stage, "matches": r.matches,
+             "differences": [str(d) for d in r.differences]}
             for r in reports]}))
     else:
         for report in reports:
             verb = "differ" if check else "rewritten"
-            click.echo(f"{report.players}-player ladder: {report.matches} matches replayed, "
+            click.echo(f"{report.name}: {report.matches} matches replayed, "
                        f"{len(report.differences)} {verb}")
             for difference in report.differences[:SHOWN_DIFFERENCES]:
                 click.echo(f"  {difference}")

@@ -1,8 +1,10 @@
 """Recomputing a season's ratings from its stored results: the oracle for exactly-once.
 
 Every finished rated match of each ladder is replayed in completion order (``completed_seq``)
-through the same rating code the apply path uses, from the same start (fresh, or the
-carried-over standings of the source season). The result is compared with the stored
+through the same rating code the apply path uses, with the ladder's own parameters (a final's
+τ = 0), from the same start: fresh, or the carried-over standings of the source season, or for a
+final ladder its finalists' ratings on the regular ladder when the finals began (that ladder
+stopped then, so its stored ratings are that start; it is recomputed first). The result is compared with the stored
 ratings, the game's pseudo-rating and every history row; ``rewrite`` replaces them. It
 holds each ladder exclusively (``lock_ladder``) while it works, so no apply interleaves with it.
 """
@@ -10,12 +12,14 @@ holds each ladder exclusively (``lock_ladder``) while it works, so no apply inte
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import groupby
 
-from workers.ratings import Rating, RatingChange
+from workers.ratings import Rating, RatingChange, RatingParameters
 
 from .database import Conn
+from .errors import StoreError
+from .finals import final_entries, ladder_rating
 from .results import insert_history, lock_ladder, rate_seats, seat_results
 from .seasons import Season, starting_ratings
 
@@ -28,9 +32,16 @@ class Difference:
     subject: str          # "version 12", "version 12 in match ab12", "the game"
     stored: str
     recomputed: str
+    stage: str = "regular"
 
     def __str__(self) -> str:
-        return f"{self.players}-player ladder, {self.subject}: stored {self.stored}, recomputed {self.recomputed}"
+        return (f"{ladder_name(self.players, self.stage)}, {self.subject}: stored {self.stored}, "
+                f"recomputed {self.recomputed}")
+
+
+def ladder_name(players: int, stage: str) -> str:
+    """"2-player ladder" or "2-player final", as reports name a ladder."""
+    return f"{players}-player {'ladder' if stage == 'regular' else stage}"
 
 
 @dataclass
@@ -47,23 +58,49 @@ class LadderReport:
     players: int
     matches: int
     differences: tuple[Difference, ...]
+    stage: str = "regular"
+
+    @property
+    def name(self) -> str:
+        return ladder_name(self.players, self.stage)
 
 
 def recompute_season(conn: Conn, season: Season, *, rewrite: bool = False) -> list[LadderReport]:
-    """Replay every ladder of ``season``; with ``rewrite``, store the recomputed ratings and history."""
+    """Replay every ladder of ``season`` (the regular ones, then its finals); with ``rewrite``, store
+    the recomputed ratings and history."""
     reports = []
-    for players, ladder_id in sorted(season.ladders.items()):
-        lock_ladder(conn, ladder_id, exclusive=True)
-        replayed, count = _replay(conn, season, players, ladder_id)
-        differences = tuple(_compare(conn, players, ladder_id, replayed))
-        if rewrite and differences:
-            _rewrite(conn, ladder_id, replayed)
-        reports.append(LadderReport(players, count, differences))
+    for stage, ladders in (("regular", season.ladders), ("final", season.final_ladders)):
+        for players, ladder_id in sorted(ladders.items()):
+            lock_ladder(conn, ladder_id, exclusive=True)
+            start = (starting_ratings(conn, season, players) if stage == "regular"
+                     else _final_start(conn, season.ladders[players], ladder_id))
+            replayed, count = _replay(conn, ladder_rating(conn, ladder_id, season), start, ladder_id)
+            differences = tuple(replace(d, stage=stage) for d in _compare(conn, players, ladder_id, replayed))
+            if rewrite and differences:
+                _rewrite(conn, ladder_id, replayed)
+            reports.append(LadderReport(players, count, differences, stage))
     return reports
 
 
-def _replay(conn: Conn, season: Season, players: int, ladder_id: int) -> tuple[_Replayed, int]:
-    carried, game = starting_ratings(conn, season, players)
+def _final_start(conn: Conn, regular_id: int, final_id: int) -> tuple[dict[int, Rating], Rating | None]:
+    """A final's start: its finalists' ratings and the game's pseudo-rating on the stopped regular ladder."""
+    entries = final_entries(conn, final_id)
+    ratings = {r["version_id"]: Rating(r["mu"], r["sigma"]) for r in conn.execute(
+        "SELECT version_id, mu, sigma FROM ratings WHERE ladder_id = %s AND version_id = ANY(%s)",
+        (regular_id, entries))}
+    missing = sorted(set(entries) - set(ratings))
+    if missing:
+        raise StoreError(f"finalists {missing} have no rating on the regular ladder {regular_id}, so the final "
+                         "cannot be replayed from its start; the store was edited by hand")
+    pseudo = conn.execute("SELECT pseudo_mu, pseudo_sigma FROM ladders WHERE id = %s", (regular_id,)).fetchone()
+    game = (Rating(pseudo["pseudo_mu"], pseudo["pseudo_sigma"])
+            if pseudo is not None and pseudo["pseudo_mu"] is not None else None)
+    return ratings, game
+
+
+def _replay(conn: Conn, params: RatingParameters, start: tuple[dict[int, Rating], Rating | None],
+            ladder_id: int) -> tuple[_Replayed, int]:
+    carried, game = start
     state = _Replayed(dict(carried), dict.fromkeys(carried, 0), {}, game, {})
     rows = conn.execute(
         """SELECT m.id AS match_id, m.completed_seq, m.game, p.seat, p.version_id, p.rank, p.score, p.forfeited,
@@ -78,9 +115,9 @@ def _replay(conn: Conn, season: Season, players: int, ladder_id: int) -> tuple[_
         seats = seat_results(list(group))
         for seat in seats:  # the apply path creates a version's row, at the prior, on its first match here
             if seat.version_id not in state.ratings:
-                state.ratings[seat.version_id] = season.rating.fresh()
+                state.ratings[seat.version_id] = params.fresh()
                 state.matches[seat.version_id] = 0
-        rated = rate_seats(game_name, season.rating, seats, state.ratings, state.game)
+        rated = rate_seats(game_name, params, seats, state.ratings, state.game)
         for change in rated.changes:
             assert change.version_id is not None
             state.history[(match_id, change.version_id)] = (seq, change)
