@@ -34,6 +34,8 @@ from workers.config import QueueSettings  # noqa: E402
 from workers.store import Database  # noqa: E402
 from workers.store.accounts import account_id  # noqa: E402
 from workers.store.challenges import ChallengeLimits, ChallengeRefused, queue_challenges, release_waiting  # noqa: E402
+from workers.store.recompute import recompute_season  # noqa: E402
+from workers.store.seasons import get_season  # noqa: E402
 
 GAME, SEATS, VERSIONS, WORKERS = "sky-team", 2, 8, 1
 
@@ -70,6 +72,9 @@ def burst(count: int, broker: str, tally: dict[str, Any], limits: ChallengeLimit
                                     " AND status = 'finished'").fetchone()
             released = conn.execute("SELECT count(*) AS n FROM matches WHERE kind = 'challenge'"
                                     " AND released_at IS NOT NULL").fetchone()
+            # The oracle: every stored rating replayed from the rated results alone.
+            reports = recompute_season(conn, get_season(conn, "bench"))
+        tally["recompute_differences"] = sum(len(r.differences) for r in reports)
         tally["challenge_rating_changes"] = row["n"] if row else None
         tally["challenges_finished_in_window"] = finished["n"] if finished else None
         tally["challenges_released_in_window"] = released["n"] if released else None

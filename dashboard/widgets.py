@@ -17,6 +17,7 @@ STATUS_WORDS = {
     "failed": "failed its smoke test",
     "active": "active",
     "paused": "paused",
+    "held": "passed its smoke test; waits for its game's finals to end",
     "superseded": "superseded by a newer version",
     "retired": "retired",
 }

@@ -18,6 +18,11 @@ from the regular ladder's. The schedule is fixed in advance and balanced:
 
 The season closes when the budget is played (or the final settled); the final standings
 are frozen beside the regular ones.
+
+While a season of a game plays its finals, a new version of that game (``new_versions``, the
+organiser's choice) is either refused with the reason, or *held*: it plays its smoke match at
+once, so its author learns whether it runs, and then waits out of the ladders (the version it
+replaces keeps its place, a finalist included) until the finals end and it enters them.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from workers.seasons import SeasonError
 MAX_TABLES = 2000          # tables per round: beyond this a final is no longer a final (choose a smaller K)
 DEFAULT_GAMES_PER_PAIR = 10
 MAX_GAMES_PER_PAIR = 10_000
+NEW_VERSIONS = ("hold", "refuse")   # what happens to a new version of the game during the finals
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,7 @@ class Finals:
     top: int
     games_per_pair: int = DEFAULT_GAMES_PER_PAIR
     until_settled: bool = False
+    new_versions: str = "hold"
 
     def __post_init__(self) -> None:
         if isinstance(self.top, bool) or not isinstance(self.top, int) or self.top < 2:
@@ -51,13 +58,18 @@ class Finals:
                 or not 1 <= self.games_per_pair <= MAX_GAMES_PER_PAIR:
             raise SeasonError(f"a final's game budget must be 1 to {MAX_GAMES_PER_PAIR:,} games per pair, not "
                               f"{self.games_per_pair!r}")
+        if self.new_versions not in NEW_VERSIONS:
+            raise SeasonError(f"new versions during the finals are held or refused, not {self.new_versions!r}: "
+                              f"choose one of {', '.join(NEW_VERSIONS)}")
 
     def to_mapping(self) -> dict[str, Any]:
-        return {"top": self.top, "games_per_pair": self.games_per_pair, "until_settled": self.until_settled}
+        return {"top": self.top, "games_per_pair": self.games_per_pair, "until_settled": self.until_settled,
+                "new_versions": self.new_versions}
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> Finals:
-        return cls(int(values["top"]), int(values["games_per_pair"]), bool(values["until_settled"]))
+        return cls(int(values["top"]), int(values["games_per_pair"]), bool(values["until_settled"]),
+                   str(values.get("new_versions", "hold")))
 
 
 def tables(finalists: Sequence[int], players: int, cooperative: bool) -> list[tuple[int, ...]]:

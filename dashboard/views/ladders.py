@@ -121,8 +121,10 @@ def render() -> None:
     if stage == "regular":
         _settling(season, players)
     elif season["state"] == "active":
+        held = ("new versions wait until then" if season["finals"].get("new_versions", "hold") == "hold"
+                else "no new versions are taken until then")
         st.info(f"The final is being played: the top {season['finals']['top']} meet "
-                f"{season['finals']['games_per_pair']} times per pair; the season closes when it ends.")
+                f"{season['finals']['games_per_pair']} times per pair; the season closes when it ends ({held}).")
 
     filtered = False
     if season["state"] == "closed" or (stage == "regular" and season.get("finals")):

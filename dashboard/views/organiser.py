@@ -18,7 +18,7 @@ from dashboard.auth import sign_in
 from dashboard.data import PAGE_SIZE, run
 from dashboard.token_revoke import render_tokens
 from referee.games import GAMES
-from workers.finals import DEFAULT_GAMES_PER_PAIR, Finals
+from workers.finals import DEFAULT_GAMES_PER_PAIR, NEW_VERSIONS, Finals
 from workers.seasons import SeasonError, SeasonSpec
 from workers.store import versions
 from workers.store.errors import Conflict, NotFound
@@ -84,9 +84,12 @@ def _finals(cell: Any, season: dict[str, Any]) -> None:
         budget = st.number_input("Games per pair", min_value=1, value=DEFAULT_GAMES_PER_PAIR,
                                  key=f"finals_budget_{season['id']}")
         until = st.checkbox("Stop once settled", key=f"finals_until_{season['id']}")
+        new_versions = st.radio("New versions meanwhile", NEW_VERSIONS, horizontal=True,
+                                format_func=lambda v: {"hold": "hold until the end", "refuse": "refuse"}[v],
+                                key=f"finals_new_{season['id']}")
         if st.button("Start the finals", key=f"finals_go_{season['id']}"):
             try:
-                finals = Finals(int(top), int(budget), until)
+                finals = Finals(int(top), int(budget), until, str(new_versions))
             except SeasonError as exc:
                 st.error(str(exc))
                 return

@@ -17,10 +17,13 @@ from workers.scheduling import schedule_season
 from workers.seasons import SeasonError
 from workers.store import Database
 from workers.store.accounts import issue_token
+from workers.store.errors import Conflict
 from workers.store.finals import final_matches, start_finals
 from workers.store.ladders import frozen_standings
 from workers.store.results import apply_outcome
 from workers.store.seasons import get_season
+from workers.store.submissions import activate, refuse_during_finals, submit_version
+from workers.store.versions import version
 
 
 def test_every_pair_meets_equally_often_with_the_seats_rotated() -> None:
@@ -119,7 +122,7 @@ def test_a_final_is_refused_whole_then_played_to_a_closed_season(db: Database, d
     body = json.loads(shown.output)
     assert [r["version_id"] for r in body["final_standings"]["2"]] == versions[:3]
     assert body["final_standings"]["2"][0]["rank_interval"][0] == 1
-    assert body["finals"] == {"top": 3, "games_per_pair": 2, "until_settled": False}
+    assert body["finals"] == {"top": 3, "games_per_pair": 2, "until_settled": False, "new_versions": "hold"}
     # Closed: finals and a second close are refused with the reason.
     refused = CliRunner().invoke(main, ["season", "close", "cup", "--finals", "2", "--database-url", database_url,
                                         "--token", token])
@@ -150,3 +153,60 @@ def test_a_recompute_replays_the_final_from_its_finalists_regular_ratings(db: Da
     assert body["ladders"][1]["differences"][0].startswith(f"2-player final, version {versions[0]}: stored mu")
     assert recompute()[0] == 0 and recompute("--check") == (0, body | {"differences": 0, "ladders": [
         {**ladder, "differences": []} for ladder in body["ladders"]]})
+
+
+def _new_version(db: Database, bot: str, archive: bytes) -> int:
+    with db.connection() as conn:
+        return submit_version(conn, "acct-cup", bot, "skybirds", archive, {"game": "skybirds", "entry": "bot.py"}
+                              ).version_id
+
+
+def _status(db: Database, version_id: int) -> tuple[str, str]:
+    with db.connection() as conn:
+        row = version(conn, version_id)
+    return row["status"], row["status_message"]
+
+
+def test_new_versions_during_the_finals_are_held_and_enter_when_they_end(db: Database) -> None:
+    season, versions = league(db, "cup", players=(2,), versions=3, matches_in_flight=3)
+    play_round_robins(db, season.ladders[2], versions, 2)
+    with db.connection() as conn:
+        season = start_finals(conn, "cup", Finals(3, games_per_pair=1))
+    finalist_next = _new_version(db, "skybirds-0", b"a finalist's next version")   # the finalist's own bot
+    newcomer = _new_version(db, "fresh", b"a newcomer")
+    with db.connection() as conn:
+        for held in (finalist_next, newcomer):
+            assert activate(conn, held, "passed its smoke match m1 against the house random bot; now on the "
+                                        "ladders") == []
+    assert _status(db, finalist_next) == ("held", "passed its smoke match m1 against the house random bot; held "
+                                                  "out of the ladders while season cup plays its finals: it enters "
+                                                  "them when they end")
+    assert _status(db, versions[0])[0] == "active"           # the finalist keeps its place
+    final = season.final_ladders[2]
+    while schedule_season(db, season.id, 3).match_ids:
+        play_scheduled(db, final)
+    with db.connection() as conn:
+        assert get_season(conn, "cup").state == "closed"
+    assert _status(db, finalist_next) == ("active", "its game's finals ended: now on the ladders")
+    assert _status(db, newcomer)[0] == "active"
+    assert _status(db, versions[0]) == ("superseded", "superseded by version 2")
+
+
+def test_finals_that_refuse_new_versions_say_so_and_write_nothing(db: Database) -> None:
+    season, versions = league(db, "cup", players=(2,), versions=3, matches_in_flight=3)
+    play_round_robins(db, season.ladders[2], versions, 2)
+    with db.connection() as conn:
+        start_finals(conn, "cup", Finals(3, games_per_pair=1, new_versions="refuse"))
+    with db.connection() as conn:
+        before = conn.execute("SELECT count(*) AS n FROM bot_versions").fetchone()
+    refusal = (r"^season cup is playing its finals and takes no new skybirds versions until they end: submit again "
+               r"once it closes \(`skyarena standings cup`")
+    with pytest.raises(Conflict, match=refusal), db.connection() as conn:
+        submit_version(conn, "acct-cup", "fresh", "skybirds", b"refused", {"game": "skybirds"})
+        refuse_during_finals(conn, "skybirds")
+    with db.connection() as conn:
+        after = conn.execute("SELECT count(*) AS n FROM bot_versions").fetchone()
+        refuse_during_finals(conn, "sky-team")                 # another game's submissions are not touched
+    assert before == after
+    with pytest.raises(SeasonError, match="held or refused, not 'later'"):
+        Finals(3, new_versions="later")

@@ -94,6 +94,7 @@ class Intake:
             submitted = store.submit_version(conn, account, manifest.name, manifest.game, upload.data,
                                              manifest.to_json())
             if not submitted.existing:
+                store.refuse_during_finals(conn, manifest.game)   # the whole transaction is undone
                 if quota is not None:
                     quota(conn)
                 queue_smoke(conn, submitted.version_id, manifest.game)

@@ -32,6 +32,7 @@ from skyarena.v1 import referee_pb2 as referee_pb
 from workers.store import Database, matches, versions
 from workers.store import online as store
 from workers.store.database import Row
+from workers.store.submissions import refuse_during_finals
 
 from .archive import NAME_PATTERN
 from .auth import AUTHOR_SCOPES, PLAY_SCOPES, authenticate
@@ -148,6 +149,8 @@ class OnlineService(pb_grpc.OnlineServicer):
         spec(request.game)  # UnknownGame, naming the games, for a game that does not exist
         with self.db.connection() as conn:
             registered = store.register_online(conn, account.name, request.bot, request.game)
+            if not registered.existing:
+                refuse_during_finals(conn, request.game)   # the whole transaction is undone
             row = versions.version(conn, registered.version_id)
         log.info("online_registered", account=account.name, bot=request.bot, version_id=registered.version_id,
                  existing=registered.existing)

@@ -478,12 +478,13 @@ class ArenaService(pb_grpc.ArenaServicer):
     @_call
     def CloseSeason(self, request: pb.SeasonRequest, context: grpc.ServicerContext) -> pb.SeasonInfo:
         if not request.finals:
-            if request.HasField("games_per_pair") or request.until_settled:
-                raise BadRequest("games_per_pair and until_settled belong to a final: set finals to K (2 or more)")
+            if request.HasField("games_per_pair") or request.until_settled or request.new_versions:
+                raise BadRequest("games_per_pair, until_settled and new_versions belong to a final: set finals to K "
+                                 "(2 or more)")
             return self._transition(request, context, close_season)
         budget = request.games_per_pair if request.HasField("games_per_pair") else DEFAULT_GAMES_PER_PAIR
-        return self._transition(request, context, lambda conn, name: start_finals(
-            conn, name, Finals(request.finals, budget, request.until_settled)))
+        finals = Finals(request.finals, budget, request.until_settled, request.new_versions or "hold")
+        return self._transition(request, context, lambda conn, name: start_finals(conn, name, finals))
 
     def _version_status(self, request: pb.VersionStatusRequest, context: grpc.ServicerContext,
                         change: Callable[[Any, int, str], None]) -> pb.BotVersionInfo:

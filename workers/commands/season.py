@@ -21,7 +21,7 @@ from referee.games import GAMES
 from skyarena.cli_support import UserError, clock_options, parse_options
 from workers.commands.store_options import open_store, store_options
 from workers.errors import PLATFORM_ERRORS
-from workers.finals import DEFAULT_GAMES_PER_PAIR, Finals
+from workers.finals import DEFAULT_GAMES_PER_PAIR, NEW_VERSIONS, Finals
 from workers.ladder_confidence import ladder_confidence, ladder_settling
 from workers.matchmaking import MatchmakingParameters
 from workers.ratings import RatingParameters
@@ -157,26 +157,33 @@ command.command("start", help="Start the draft season NAME: its ladders fill wit
               help=f"The final's budget: games every pair of finalists plays (default {DEFAULT_GAMES_PER_PAIR}).")
 @click.option("--until-settled", is_flag=True,
               help="Stop the final after the first full round in which its top is settled (within the budget).")
+@click.option("--new-versions", type=click.Choice(NEW_VERSIONS),
+              help="New versions of the game during the final: hold them (smoke-tested, they enter the ladders "
+                   "when it ends; the default) or refuse them.")
 @_options
 def close_command(name: str, finals_top: int | None, games_per_pair: int | None, until_settled: bool,
-                  token: str | None, database_url: str | None, data_dir: Path | None, as_json: bool) -> None:
+                  new_versions: str | None, token: str | None, database_url: str | None, data_dir: Path | None,
+                  as_json: bool) -> None:
     """Close the season NAME: void its unfinished matches and freeze its standings, or run its finals first."""
     if finals_top is None:
-        if games_per_pair is not None or until_settled:
-            raise UserError("--games-per-pair and --until-settled belong to a final: add --finals K")
+        if games_per_pair is not None or until_settled or new_versions is not None:
+            raise UserError("--games-per-pair, --until-settled and --new-versions belong to a final: add --finals K")
         _transition(close_season, "is closed: unfinished matches are void and its standings frozen")(
             name, token, database_url, data_dir, as_json)
         return
     try:
         finals = Finals(finals_top, DEFAULT_GAMES_PER_PAIR if games_per_pair is None else games_per_pair,
-                        until_settled)
+                        until_settled, new_versions or "hold")
     except ValueError as exc:
         raise UserError(str(exc)) from None
     with organiser(token, database_url, data_dir) as conn:
         summary = season_details(conn, start_finals(conn, name, finals))
     until = " or until settled" if until_settled else ""
+    held = ("held (smoke-tested, entering the ladders when they end)" if finals.new_versions == "hold"
+            else "refused")
     _print(summary, as_json, f"season {name} is in its finals: the top {finals.top} of each ladder play "
-                             f"{finals.games_per_pair} games per pair{until}; the season closes when they end")
+                             f"{finals.games_per_pair} games per pair{until}; the season closes when they end; "
+                             f"new {summary['game']} versions are {held} until then")
 
 
 @command.command("list")

@@ -30,7 +30,7 @@ NO_SHOW_LIMIT = 3          # no-shows in a row before the version is paused
 NO_SHOW_PAUSE = "paused: missed its last {n} invitations in a row (not accepted in time, or accepted and never " \
                 "joined); connect again with `skyarena connect` to be reinstated"
 NO_SHOW_MARK = "paused: missed its last"   # how a no-show pause is told from an organiser's or a fault pause
-LIVE_STATUSES = ("smoke", "active", "paused")
+LIVE_STATUSES = ("smoke", "held", "active", "paused")
 OPEN_STATES = ("pending", "accepted", "joined")
 SMOKE_CLOCKS = dict(zip(("move_s", "bank_s", "first_move_s", "strike_limit"), SMOKE_CLOCK))  # a smoke match's
 

@@ -25,6 +25,7 @@ from .database import Conn, Row
 from .errors import Conflict, NotFound
 from .ladders import standings
 from .results import lock_ladder
+from .submissions import enter_held_versions
 
 SEASON_CLOSED_VOID_REASON = "season closed before the match finished"
 MATCH_STATUSES = ("queued", "running", "finished", "void")
@@ -162,6 +163,8 @@ def close_season(conn: Conn, name: str) -> Season:
     check_transition(season.name, season.state, "closed")
     stop_ladders(conn, season, [*season.ladders.values(), *season.final_ladders.values()], SEASON_CLOSED_VOID_REASON)
     conn.execute("UPDATE seasons SET state = 'closed', closed_at = now() WHERE id = %s", (season.id,))
+    if season.finals is not None:   # versions held during the finals enter the ladders now
+        enter_held_versions(conn, season.game)
     return get_season_by_id(conn, season.id)
 
 

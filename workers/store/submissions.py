@@ -5,7 +5,9 @@ The writes of a version's life; reading versions and matches is `versions.py` an
 A version moves ``smoke`` (stored, its smoke match queued) -> ``active`` | ``failed``;
 ``active`` <-> ``paused`` (an organiser, or the matchmaker for a version that keeps
 faulting); ``active``/``paused`` -> ``superseded`` when a newer version of the same bot
-passes its smoke match, and -> ``retired`` when its bot is retired. Only ``active``
+passes its smoke match, and -> ``retired`` when its bot is retired; ``smoke`` -> ``held``
+-> ``active`` when it passed while a season of its game played its finals with new versions
+held (`workers.finals`), entering once no finals of the game play. Only ``active``
 versions are scheduled (``scheduling.ladder_versions``), so every move here takes a
 version in or out of the ladders without touching its history. The archive is a
 content-addressed blob: the same bytes submitted twice for a bot are one version.
@@ -106,19 +108,60 @@ def set_status(conn: Conn, version_id: int, status: str, message: str, log: byte
 
 
 def activate(conn: Conn, version_id: int, message: str) -> list[int]:
-    """The version enters the ladders; the bot's older active or paused versions leave them (superseded)."""
+    """The version enters the ladders; the bot's older active or paused versions leave them (superseded).
+
+    While a season of its game plays finals that hold new versions, it is held instead (nothing
+    superseded: a finalist keeps its place) and enters when they end (`enter_held_versions`)."""
     row = version(conn, version_id, lock=True)
     if row["status"] != "smoke":
         raise Conflict(f"version {version_id} is {row['status']}, not waiting for its smoke match")
     if row["retired_at"] is not None:
         set_status(conn, version_id, "retired", "the bot was retired during the smoke match")
         return []
+    holding = [name for name, policy in finals_in_play(conn, row["game"]) if policy == "hold"]
+    if holding:
+        set_status(conn, version_id, "held", f"{message.split(';')[0]}; held out of the ladders while season "
+                   f"{holding[0]} plays its finals: it enters them when they end")
+        return []
+    return _enter_ladders(conn, version_id, row["bot_id"], row["number"], message)
+
+
+def _enter_ladders(conn: Conn, version_id: int, bot_id: int, number: int, message: str) -> list[int]:
     old = conn.execute(
         "UPDATE bot_versions SET status = 'superseded', status_message = %s, status_changed_at = now()"
-        " WHERE bot_id = %s AND id <> %s AND status IN ('active', 'paused') RETURNING id",
-        (f"superseded by version {row['number']}", row["bot_id"], version_id)).fetchall()
+        " WHERE bot_id = %s AND id <> %s AND status IN ('active', 'paused', 'held') RETURNING id",
+        (f"superseded by version {number}", bot_id, version_id)).fetchall()
     set_status(conn, version_id, "active", message)
     return [int(r["id"]) for r in old]
+
+
+def finals_in_play(conn: Conn, game: str) -> list[tuple[str, str]]:
+    """The active seasons of ``game`` playing their finals: (name, what they do with new versions)."""
+    rows = conn.execute("SELECT name, coalesce(finals ->> 'new_versions', 'hold') AS policy FROM seasons"
+                        " WHERE game = %s AND state = 'active' AND finals IS NOT NULL ORDER BY id", (game,))
+    return [(r["name"], r["policy"]) for r in rows]
+
+
+def refuse_during_finals(conn: Conn, game: str) -> None:
+    """Refuse a new version of ``game`` while a season of it plays finals that take none."""
+    refusing = [name for name, policy in finals_in_play(conn, game) if policy == "refuse"]
+    if refusing:
+        raise Conflict(f"season {refusing[0]} is playing its finals and takes no new {game} versions until they "
+                       f"end: submit again once it closes (`skyarena standings {refusing[0]}` shows its finals)")
+
+
+def enter_held_versions(conn: Conn, game: str) -> list[int]:
+    """Once no season of ``game`` plays finals, its held versions enter the ladders (a bot's newest
+    one; older ones of the same bot are superseded by it). Their ids."""
+    if finals_in_play(conn, game):
+        return []
+    rows = conn.execute(
+        """SELECT DISTINCT ON (v.bot_id) v.id, v.bot_id, v.number FROM bot_versions v JOIN bots b ON b.id = v.bot_id
+           WHERE b.game = %s AND v.status = 'held' ORDER BY v.bot_id, v.number DESC""",
+        (game,)).fetchall()
+    for r in rows:
+        _enter_ladders(conn, r["id"], r["bot_id"], r["number"], "its game's finals ended: now on the ladders")
+    return [int(r["id"]) for r in rows]
 
 
 def retire_bot(conn: Conn, owner_id: int, bot: str) -> int:
@@ -130,5 +173,6 @@ def retire_bot(conn: Conn, owner_id: int, bot: str) -> int:
     if row["retired_at"] is None:
         conn.execute("UPDATE bots SET retired_at = now() WHERE id = %s", (row["id"],))
         conn.execute("UPDATE bot_versions SET status = 'retired', status_message = 'the bot was retired',"
-                     " status_changed_at = now() WHERE bot_id = %s AND status IN ('active', 'paused')", (row["id"],))
+                     " status_changed_at = now() WHERE bot_id = %s AND status IN ('active', 'paused', 'held')",
+                     (row["id"],))
     return int(row["id"])

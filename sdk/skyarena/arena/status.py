@@ -15,7 +15,7 @@ UNSETTLED = ("received", "smoke")  # a version whose smoke match is still to be 
 @click.argument("version_id", type=int, metavar="VERSION")
 @arena_options
 def command(version_id: int, address: str | None, token: str | None, as_json: bool) -> None:
-    """Show a version's status (received, smoke, failed, active, paused, superseded, retired)."""
+    """Show a version's status (received, smoke, held, failed, active, paused, superseded, retired)."""
     info = arena(address, token).call("GetVersion", pb.GetVersionRequest(version_id=version_id))
     if as_json:
         echo_json(to_json(info))

@@ -19,7 +19,7 @@ from .pack import pack_folder
 
 CHUNK_BYTES = 64 * 1024   # well under the Arena's message cap
 WAIT_POLL_S = 1.0
-SETTLED = ("active", "failed", "paused", "superseded", "retired")
+SETTLED = ("active", "held", "failed", "paused", "superseded", "retired")
 
 
 def chunks(data: bytes, header: pb.SubmitHeader, progress: Progress | None) -> Iterator[pb.SubmitChunk]:

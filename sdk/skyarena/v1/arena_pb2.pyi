@@ -1028,6 +1028,7 @@ class SeasonRequest(_message.Message):
     FINALS_FIELD_NUMBER: _builtins.int
     GAMES_PER_PAIR_FIELD_NUMBER: _builtins.int
     UNTIL_SETTLED_FIELD_NUMBER: _builtins.int
+    NEW_VERSIONS_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     finals: _builtins.int
     """CloseSeason only: 2 or more runs a final of each ladder's top K first (the season closes when it ends)."""
@@ -1035,6 +1036,10 @@ class SeasonRequest(_message.Message):
     """The final's budget: games each pair of finalists plays (unset: 10; 0 is refused)."""
     until_settled: _builtins.bool
     """Stop the final after the first complete round in which its top is settled."""
+    new_versions: _builtins.str
+    """New versions of the game while the final plays: "hold" (smoke-tested, then wait out of the
+    ladders until it ends; the default when empty) or "refuse".
+    """
     def __init__(
         self,
         *,
@@ -1042,10 +1047,11 @@ class SeasonRequest(_message.Message):
         finals: _builtins.int = ...,
         games_per_pair: _builtins.int | None = ...,
         until_settled: _builtins.bool = ...,
+        new_versions: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_games_per_pair", b"_games_per_pair", "games_per_pair", b"games_per_pair"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_games_per_pair", b"_games_per_pair", "finals", b"finals", "games_per_pair", b"games_per_pair", "name", b"name", "until_settled", b"until_settled"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_games_per_pair", b"_games_per_pair", "finals", b"finals", "games_per_pair", b"games_per_pair", "name", b"name", "new_versions", b"new_versions", "until_settled", b"until_settled"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__games_per_pair: _TypeAlias = _typing.Literal["games_per_pair"]  # noqa: Y015
     _WhichOneofArgType__games_per_pair: _TypeAlias = _typing.Literal["_games_per_pair", b"_games_per_pair"]  # noqa: Y015
