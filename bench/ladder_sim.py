@@ -20,7 +20,11 @@ after 10, 20 and 40 matches per bot, the mean over several seeds.
 today's matchmaker (``seek_share=0``), the information-seeking one (the default parameters)
 and random pairing, the same bots for all three; then, for the seeking matchmaker, Kendall's
 τ of the true top 8 when it said settled and how often its settled top 3 was not the true
-order. A ladder that has not settled after ``SETTLE_CAP`` matches per bot counts that many.
+order. A ladder that has not settled after ``SETTLE_CAP`` matches per bot (``--settle-cap``) counts
+that many, so a mean with unsettled seeds is a lower bound; the figures that such a cut-off
+does not bias are reported beside it: the share of seeds settled by each of several match
+counts (``settled_by``, a survival curve), the median where more than half settled, and the
+comparison with today's on the seeds both settled (``fewer_matches_where_both_settled``).
 It also times, on a ladder of 1,000 versions, what the settled check adds to one schedule
 tick (the verdict and the open pairs, all a tick computes) and what the rank intervals cost
 (computed when the standings are read).
@@ -164,8 +168,8 @@ def measure(players: int, seeds: int, checkpoints: Sequence[int] = CHECKPOINTS) 
     return results
 
 
-def settle_run(players: int, seed: int, scheduler: Scheduler, tau: float | None = None
-               ) -> tuple[int, bool, float, bool]:
+def settle_run(players: int, seed: int, scheduler: Scheduler, tau: float | None = None,
+               cap_per_bot: int = SETTLE_CAP) -> tuple[int, bool, float, bool]:
     """(matches played, settled?, top-8 τ then, top 3 right then) for one seeded ladder (``tau``: the
     season's τ, default TrueSkill's σ/100; 0 is a final's, or a season of bots that do not change)."""
     params = RatingParameters() if tau is None else RatingParameters(tau=tau)
@@ -173,7 +177,7 @@ def settle_run(players: int, seed: int, scheduler: Scheduler, tau: float | None 
     ladder = Ladder(players, seed, params)
     rng = random.Random(seed * 7919 + players)
     batch = max(1, BOTS // (2 * players))
-    cap = BOTS * SETTLE_CAP // players
+    cap = BOTS * cap_per_bot // players
     played = 0
     while played < cap:
         for seats in scheduler(ladder, rng, batch):
@@ -211,27 +215,46 @@ def tick_cost_ms(versions: int = TICK_VERSIONS, repeats: int = 20) -> dict[str, 
     return {"tick_ms": tick, "rank_intervals_ms": intervals, "both_ms": round(tick + intervals, 2)}
 
 
-def measure_settle(players: int, seeds: int, tau: float | None = None) -> dict[str, object]:
+def measure_settle(players: int, seeds: int, tau: float | None = None,
+                   cap_per_bot: int = SETTLE_CAP) -> dict[str, object]:
     schedulers = {"today": today, "seeking": matchmaker, "random": random_pairing}
-    runs = {name: [settle_run(players, seed, s, tau) for seed in range(seeds)] for name, s in schedulers.items()}
+    runs = {name: [settle_run(players, seed, s, tau, cap_per_bot) for seed in range(seeds)]
+            for name, s in schedulers.items()}
     seeking_settled = [r for r in runs["seeking"] if r[1]]
     means = {name: round(statistics.fmean(r[0] for r in rs), 1) for name, rs in runs.items()}
+    cap = BOTS * cap_per_bot // players
+    marks = sorted({m for m in (cap // 8, cap // 4, cap // 2, cap) if m > 0})
+    both = [(t[0], s[0]) for t, s in zip(runs["today"], runs["seeking"]) if t[1] and s[1]]
     return {
         "matches_to_settle": means,
         "unsettled_seeds": {name: sum(1 for r in rs if not r[1]) for name, rs in runs.items()},
         "fewer_matches_than_today": round(1 - means["seeking"] / means["today"], 3),
+        "settled_by": {str(m): {name: round(sum(1 for r in rs if r[1] and r[0] <= m) / seeds, 3)
+                                for name, rs in runs.items()} for m in marks},
+        "median_matches_to_settle": {name: _median_settled(rs) for name, rs in runs.items()},
+        "fewer_matches_where_both_settled": round(1 - sum(s for _, s in both) / sum(t for t, _ in both), 3)
+        if both else None,
+        "seeds_both_settled": len(both),
         "top8_tau_when_settled": round(statistics.fmean(r[2] for r in seeking_settled), 3)
         if seeking_settled else None,
         "wrong_settled_rate": round(sum(1 for r in seeking_settled if not r[3]) / len(seeking_settled), 3)
         if seeking_settled else None,
         "wrong_settled_rate_today": round(sum(1 for r in runs["today"] if r[1] and not r[3])
                                           / max(1, sum(1 for r in runs["today"] if r[1])), 3),
-        "seeds": seeds, "players": players, "bots": BOTS, "settle_cap_per_bot": SETTLE_CAP,
+        "seeds": seeds, "players": players, "bots": BOTS, "settle_cap_per_bot": cap_per_bot,
         "tau": RatingParameters().tau if tau is None else tau,
         "cost_1000_versions": tick_cost_ms(),
         "targets": SETTLE_TARGETS,
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }
+
+
+def _median_settled(runs: Sequence[tuple[int, bool, float, bool]]) -> float | None:
+    """The median matches to settle, unsettled seeds counted as above every settled one; None when half or
+    more never settled (the median lies beyond the cut-off)."""
+    ordered = sorted(r[0] if r[1] else float("inf") for r in runs)
+    middle = (ordered[(len(ordered) - 1) // 2] + ordered[len(ordered) // 2]) / 2
+    return None if middle == float("inf") else middle
 
 
 def main() -> None:
@@ -242,6 +265,8 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print JSON (needs --players and --matches-per-bot)")
     parser.add_argument("--settle", action="store_true", help="matches until the top 3 settles (default 20 seeds)")
     parser.add_argument("--tau", type=float, help="with --settle: the season's tau (default sigma/100; 0: a final's)")
+    parser.add_argument("--settle-cap", type=int, default=SETTLE_CAP, metavar="M",
+                        help=f"with --settle: matches per bot before an unsettled ladder is given up on ({SETTLE_CAP})")
     args = parser.parse_args()
     if args.seeds is not None and args.seeds < 1:
         parser.error("--seeds must be at least 1")
@@ -251,7 +276,9 @@ def main() -> None:
             parser.error("--settle plays until settled: drop --matches-per-bot")
         if args.tau is not None and not 0 <= args.tau <= RatingParameters().sigma:
             parser.error(f"--tau must be from 0 to {RatingParameters().sigma:g}")
-        figures = measure_settle(args.players or 2, seeds, args.tau)
+        if args.settle_cap < 1:
+            parser.error("--settle-cap must be at least 1")
+        figures = measure_settle(args.players or 2, seeds, args.tau, args.settle_cap)
         print(json.dumps(figures) if args.json else json.dumps(figures, indent=2))
         return
     if args.matches_per_bot is not None and args.matches_per_bot < 1:
