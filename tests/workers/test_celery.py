@@ -18,7 +18,8 @@ from skyarena.cli import main
 from workers.broker import BrokerUnavailable, broker_url, embedded_broker_url
 from workers.scheduling import schedule_active
 from workers.store import Database
-from workers.store.accounts import issue_token
+from workers.store.accounts import account_id, issue_token
+from workers.store.challenges import ChallengeLimits, queue_challenges
 from workers.store.seasons import season_match_counts
 
 from .conftest import stop_embedded_servers
@@ -139,7 +140,10 @@ def test_a_season_runs_itself_on_a_worker_and_beat_with_the_embedded_broker(
     with db.connection() as conn:
         from workers.house_bots import register_house_versions
 
-        register_house_versions(conn, "sky-team", "random", 3)
+        versions = register_house_versions(conn, "sky-team", "random", 3)
+        # Two challenges wait in the store, unsent: the worker and beat release them as room opens.
+        challenges = queue_challenges(conn, account_id(conn, "ada"), "sky-team", [versions[:2], versions[1:]],
+                                      [1, 2], ChallengeLimits())
     env = {**{k: v for k, v in os.environ.items() if not k.startswith(("SKYARENA_", "CELERY_"))},
            "DATABASE_URL": database_url, "SKYARENA_DATA_DIR": str(short_dir / "data"),
            "SKYARENA_REFEREES": referee.address, "SKYARENA_SERVICE_TOKEN": SERVICE_TOKEN,
@@ -154,7 +158,9 @@ def test_a_season_runs_itself_on_a_worker_and_beat_with_the_embedded_broker(
         while True:
             with db.connection() as conn:
                 done = season_match_counts(conn, 1).get("finished", 0)
-            if done >= 4:
+                challenged = conn.execute("SELECT count(*) AS n FROM matches WHERE id = ANY(%s) AND status = "
+                                          "'finished' AND released_at IS NOT NULL", (challenges,)).fetchone()["n"]
+            if done >= 4 and challenged == 2:
                 break
             assert time.monotonic() < deadline, (short_dir / "worker.log").read_text()[-3000:]
             time.sleep(0.3)
