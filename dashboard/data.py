@@ -17,7 +17,7 @@ from typing import Any
 import streamlit as st
 
 from workers import ladder_confidence
-from workers.store import Database, ladders, matches, open_database, seasons, versions
+from workers.store import Database, ladders, leagues, matches, open_database, seasons, versions
 from workers.store import replay_document as stored_replay
 from workers.store.database import Row, resolve_url
 from workers.store.results import decompress_replay
@@ -55,7 +55,8 @@ CACHED_READS = {read.__name__: read for read in (
     ladders.frozen_size, versions.find_bots, versions.bot, versions.bot_versions, ladders.version_ladders,
     ladders.rated_matches, ladders.head_to_head, versions.faults_by_kind, ladders.rating_history,
     matches.version_challenges, versions.answer_latency, ladders.partner_landings,
-    ladder_confidence.ladder_confidence, ladder_confidence.season_ladder_settling)}
+    ladder_confidence.ladder_confidence, ladder_confidence.season_ladder_settling, leagues.ladder_league_table,
+    leagues.page_leagues, leagues.version_promotions)}
 
 
 @st.cache_data(ttl=LIVE_TTL_S, show_spinner=False)

@@ -16,7 +16,7 @@ import tarfile
 
 from skyarena.games import house_bots
 from workers.store.database import Conn
-from workers.store.versions import add_active_version
+from workers.store.versions import add_active_version, newest_live_version
 
 ACCOUNT = "house"
 MIXED = {"heuristic-70": 0.70, "heuristic-35": 0.35}  # mixed house bot -> the share of heuristic moves
@@ -65,3 +65,18 @@ def register_house_versions(conn: Conn, game: str, bot: str, count: int) -> list
     manifest = {"game": game, "entry": "bot.py", "name": bot}
     return [add_active_version(conn, ACCOUNT, f"{game}-{bot}-{i}", game, archive, manifest)
             for i in range(1, count + 1)]
+
+
+def house_bot_name(game: str, bot: str) -> str:
+    """The house account's bot that plays ``bot`` in ``game`` (the demo submits its folders under it too)."""
+    return f"{game}-{bot}"
+
+
+def house_version(conn: Conn, game: str, bot: str) -> int:
+    """An active version of the house bot ``bot``: the newest there is, else a new one (a league's boss)."""
+    name = house_bot_name(game, bot)
+    existing = newest_live_version(conn, ACCOUNT, name)
+    if existing is not None:
+        return existing
+    return add_active_version(conn, ACCOUNT, name, game, house_archive(game, bot),
+                              {"game": game, "entry": "bot.py", "name": name})

@@ -10,21 +10,28 @@ that does not exist, and a row whose message is lost is found again by the reape
 (`workers.ladder_confidence`), so the moment it settled is kept, and a settled ladder with
 ``settled_per_minute`` slows to that trickle (the demo's pacing). Two beats running at once
 are safe: the second waits for the lock and then finds the ladder full.
+
+A season with leagues (`workers.leagues`) plays each league of a ladder as a ladder of its own:
+the matchmaker is given only the league's versions (its boss included) and the league is topped
+up to ``matches_in_flight``; a league where only its boss stands plays nothing, and one too small
+to seat a table plays with the league below it.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from referee.games import GAMES
 from workers.final_scheduling import schedule_finals
 from workers.ladder_confidence import record_verdict, verdict_of
-from workers.matchmaking import plan_matches
+from workers.matchmaking import LadderVersion, plan_matches
 from workers.store import Database
 from workers.store.database import Conn
 from workers.store.ladders import matches_created_since, settled_at
+from workers.store.leagues import ladder_leagues, season_leagues
 from workers.store.scheduling import (
     SEED_RANGE,
     in_flight_seats,
@@ -56,26 +63,62 @@ def schedule_season(db: Database, season_id: int, matches_in_flight: int) -> Sch
             return Scheduled(season.name, (), ())
         if season.finals is not None:   # the regular ladders stopped: only the finals play
             return Scheduled(season.name, tuple(schedule_finals(conn, season)), ())
+        bosses = {lg.boss_version_id for lg in season_leagues(conn, season.id)}
         for players, ladder_id in sorted(season.ladders.items()):
             scheduling_lock(conn, ladder_id)
             versions = ladder_versions(conn, ladder_id, season.rating)
             verdict = verdict_of(season, players, versions, was_settled=settled_at(conn, ladder_id) is not None)
             record_verdict(conn, ladder_id, verdict)
             in_flight = in_flight_seats(conn, ladder_id)
-            wanted = matches_in_flight - len(in_flight)
+            room = None
             if verdict.settled and season.matchmaking.settled_per_minute:
-                wanted = min(wanted, trickle_room(conn, ladder_id, season.matchmaking.settled_per_minute))
-            if wanted <= 0:
-                continue
+                room = trickle_room(conn, ladder_id, season.matchmaking.settled_per_minute)
             # Seeded by the ladder's history so a schedule can be re-derived, yet moves on each pass.
-            rng = random.Random(f"{season.id}/{ladder_id}/{ladder_match_count(conn, ladder_id)}")
-            plan = plan_matches(versions, in_flight, players, wanted, rng.randrange(SEED_RANGE),
-                                season.matchmaking, season.rating, GAMES[season.game].cooperative)
-            pause_versions(conn, plan.paused)
-            paused.extend(p.version_id for p in plan.paused)
-            seeds = [rng.randrange(SEED_RANGE) for _ in plan.matches]
-            ids.extend(schedule_matches(conn, ladder_id, plan.matches, seeds))
+            count = ladder_match_count(conn, ladder_id)
+            table = 1 if GAMES[season.game].cooperative else players  # a co-op version may fill every seat
+            for league, members in _divisions(conn, ladder_id, versions, bosses, table):
+                ids_here = {v.version_id for v in members}
+                league_in_flight = in_flight if league is None else [s for s in in_flight if s[0] in ids_here]
+                wanted = matches_in_flight - len(league_in_flight)
+                if room is not None:
+                    wanted = min(wanted, room)
+                if wanted <= 0:
+                    continue
+                rng = random.Random(f"{season.id}/{ladder_id}/{count}" + ("" if league is None else f"/{league}"))
+                plan = plan_matches(members, in_flight, players, wanted, rng.randrange(SEED_RANGE),
+                                    season.matchmaking, season.rating, GAMES[season.game].cooperative)
+                pause_versions(conn, plan.paused)
+                paused.extend(p.version_id for p in plan.paused if p.version_id not in paused)
+                seeds = [rng.randrange(SEED_RANGE) for _ in plan.matches]
+                ids.extend(schedule_matches(conn, ladder_id, plan.matches, seeds))
+                if room is not None:
+                    room -= len(plan.matches)
     return Scheduled(season.name, tuple(ids), tuple(paused))
+
+
+def _divisions(conn: Conn, ladder_id: int, versions: Sequence[LadderVersion], bosses: set[int], seats: int
+               ) -> list[tuple[int | None, list[LadderVersion]]]:
+    """The ladder as the matchmaker plays it: whole (league None), or one part per league with someone
+    besides its boss in it, each version in its league (`store.leagues.ladder_leagues`). A league with
+    fewer versions than a table has ``seats`` plays together with the league below it (the lowest with
+    the one above), so a 4-player ladder does not stand still because its leagues thinned out; a
+    league where only its boss stands plays nothing (its boss never comes down to play)."""
+    if not bosses:
+        return [(None, list(versions))]
+    league_of = ladder_leagues(conn, ladder_id, [v.version_id for v in versions])
+    by_league: dict[int, list[LadderVersion]] = {}
+    for version in versions:
+        by_league.setdefault(league_of[version.version_id], []).append(version)
+    keys = [k for k in sorted(by_league) if any(v.version_id not in bosses for v in by_league[k])]
+    parts = [by_league[k] for k in keys]
+    for i in range(len(parts) - 1, 0, -1):
+        if len(parts[i]) < seats:
+            parts[i - 1] = [*parts[i - 1], *parts.pop(i)]
+            keys.pop(i)
+    if len(parts) > 1 and len(parts[0]) < seats:
+        parts[1] = [*parts.pop(0), *parts[0]]
+        keys.pop(0)
+    return list(zip(keys, parts))
 
 
 def trickle_room(conn: Conn, ladder_id: int, per_minute: float) -> int:

@@ -31,6 +31,7 @@ from referee.match.clock import (
 )
 from referee.match.clock import DEFAULT_MAX_WALL_BACKSTOP as MAX_WALL_BACKSTOP
 from workers.errors import WorkerError
+from workers.leagues import DEFAULT_PROMOTION_MATCHES, LeagueError, LeagueSpec, check_leagues
 from workers.matchmaking import MatchmakingParameters
 from workers.ratings import Rating, RatingParameters
 
@@ -64,6 +65,10 @@ class SeasonSpec:
     # bounds a decision at wall_backstop times its CPU deadline. False: wall clocks for all.
     cpu_clock: bool = True
     wall_backstop: float = DEFAULT_WALL_BACKSTOP
+    # Leagues, lowest first (`workers.leagues`): none, or two or more each with a house bot as its boss.
+    leagues: tuple[LeagueSpec, ...] = ()
+    promotion_matches: int = DEFAULT_PROMOTION_MATCHES   # rated matches in a row above the boss to move up
+    league_start: str = "lowest"                         # lowest | keep (a new version keeps its bot's league)
 
     def __post_init__(self) -> None:
         check_season(self)
@@ -105,6 +110,10 @@ def check_season(spec: SeasonSpec) -> None:
     if not 0 <= spec.sigma_inflation <= MAX_SIGMA_INFLATION:
         raise SeasonError(f"sigma inflation {spec.sigma_inflation:g} is out of range: choose a value from 0 "
                           f"to {MAX_SIGMA_INFLATION:g}")
+    try:
+        check_leagues(spec.game, spec.leagues, spec.promotion_matches, spec.league_start)
+    except LeagueError as exc:
+        raise SeasonError(str(exc)) from None
 
 
 def _check_clock(spec: SeasonSpec) -> None:

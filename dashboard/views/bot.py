@@ -1,4 +1,5 @@
-"""Bot: its versions and their status, a version's rating history per ladder, its matches,
+"""Bot: its versions and their status, a version's rating history per ladder, its promotions
+through a season's leagues (with the match and the scores that earned each), its matches,
 whom it beats, its faults; and, for its author only, its log of each match.
 
 Opened as ``/bot?bot=ID[&version=ID]`` (the ladder links here); without a bot, a search.
@@ -174,6 +175,33 @@ def _challenges(version_id: int) -> None:
         width="stretch")
 
 
+def promotion_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """A version's promotions with their evidence: the match that did it and both scores after it."""
+    return pd.DataFrame({
+        "when (UTC)": [f"{r['promoted_at']:%Y-%m-%d %H:%M}" for r in rows],
+        "season": [f"{r['season']}, {r['players']} players" for r in rows],
+        "promoted": [f"{r['from_league']} → {r['to_league']}" for r in rows],
+        "its μ − 3σ": [r["score"] for r in rows],
+        "boss's μ − 3σ": [r["boss_score"] for r in rows],
+        "beaten boss": [r["boss"] for r in rows],
+        "in a row": [r["streak"] for r in rows],
+        "match": [match_link(r["match_id"]) for r in rows]})
+
+
+def _promotions(version_id: int) -> None:
+    """Its climb through the leagues (seasons with leagues only)."""
+    rows = cached("version_promotions", version_id)
+    if not rows:
+        return
+    st.subheader("Promotions")
+    st.dataframe(promotion_frame(rows), hide_index=True, width="stretch", column_config={
+        "match": st.column_config.LinkColumn(display_text=r"match=(.*)$"),
+        "its μ − 3σ": st.column_config.NumberColumn(format="%.2f"),
+        "boss's μ − 3σ": st.column_config.NumberColumn(format="%.2f")})
+    st.caption("Each promotion, with the rated match after which its μ − 3σ had stayed above its league's boss "
+               "for the season's number of matches in a row, and both scores at that moment.")
+
+
 def _faults(version_id: int) -> None:
     st.subheader("Faults by kind")
     faults = cached("faults_by_kind", version_id)
@@ -236,6 +264,7 @@ def render() -> None:
     if history:
         st.altair_chart(history_chart(history), width="stretch")
         st.caption(f"μ and its ±3σ band over the latest {len(history):,} matches.")
+    _promotions(version["id"])
     _matches(version["id"], ladder["ladder_id"], found["game"], own)
     if is_cooperative(found["game"]):
         _partners(version["id"], ladder["ladder_id"])

@@ -5,6 +5,10 @@ posteriors, the chart beside shows μ with a ±2σ error bar per version of the 
 ladder says whether its top is settled or about how many more matches it needs
 (`workers.ladder_confidence`).
 
+A season with leagues shows them above the ladder, top first: each league's boss with its line
+(its μ − 3σ, what a version must stay above for ``promotion_matches`` rated matches in a row to
+move up), and each row of the ladder names its league, the bosses marked.
+
 An active (or draft) season shows its live ratings; a closed season its frozen standings
 (`season_standings`), which no later match changes. Filters and paging run in the store,
 so a ladder of thousands of versions costs one page of rows.
@@ -33,11 +37,12 @@ def win_label(game: str) -> str:
     return "landing rate" if is_cooperative(game) else "win rate"
 
 
-def standings_columns(game: str, players: int = 2) -> list[str]:
-    """A free-for-all of 3+ seats also shows the mean place (1 is first): winning alone says little there."""
+def standings_columns(game: str, players: int = 2, leagues: bool = False) -> list[str]:
+    """A free-for-all of 3+ seats also shows the mean place (1 is first): winning alone says little there;
+    a season with leagues, each version's league."""
     place = ["mean place"] if players > 2 else []
-    return ["#", "rank 90 %", "bot", "version", "author", "μ − 3σ", "μ", "σ", "P > next", "matches",
-            win_label(game), *place, "trend", "status"]
+    return ["#", "rank 90 %", "bot", "version", "author", *(["league"] if leagues else []), "μ − 3σ", "μ", "σ",
+            "P > next", "matches", win_label(game), *place, "trend", "status"]
 
 
 def rank_text(figure: RankConfidence | None) -> str | None:
@@ -47,16 +52,25 @@ def rank_text(figure: RankConfidence | None) -> str | None:
     return str(figure.rank_low) if figure.rank_low == figure.rank_high else f"{figure.rank_low}–{figure.rank_high}"
 
 
-def standings_rows(rows: list[dict[str, Any]], figures: dict[int, RankConfidence], players: int = 2
-                   ) -> list[list[Cell]]:
+def league_text(league: dict[str, Any] | None) -> str | None:
+    """"silver", or "silver · boss" for the league's boss."""
+    if not league:
+        return None
+    return f"{league['league']} · boss" if league["boss"] else league["league"]
+
+
+def standings_rows(rows: list[dict[str, Any]], figures: dict[int, RankConfidence], players: int = 2,
+                   leagues: dict[int, dict[str, Any]] | None = None) -> list[list[Cell]]:
     """The rows as the table shows them: the bot's name links to its page; the trend is its μ after
-    each of its latest matches (the rating's own ups and downs, where μ − 3σ would only climb as σ shrinks)."""
+    each of its latest matches (the rating's own ups and downs, where μ − 3σ would only climb as σ shrinks);
+    with ``leagues``, each row's league."""
     out: list[list[Cell]] = []
     for r in rows:
         figure = figures.get(r["version_id"])
         above = figure.above_next if figure is not None else None
+        league = [league_text(leagues.get(r["version_id"]))] if leagues is not None else []
         out.append([r["position"], rank_text(figure), Link(r["bot"], bot_link(r["bot_id"], r["version_id"])),
-                    r["version"], r["author"], number(r["score"]), number(r["mu"]), number(r["sigma"]),
+                    r["version"], r["author"], *league, number(r["score"]), number(r["mu"]), number(r["sigma"]),
                     number(above), r["matches"], percent(r["wins"] / r["rated"]) if r["rated"] else None,
                     *([number(float(r["mean_rank"]) + 1)] if players > 2 and r["mean_rank"] is not None else
                       [None] if players > 2 else []),
@@ -74,6 +88,29 @@ def rating_chart(rows: list[dict[str, Any]]) -> alt.LayerChart:
     bars = base.mark_errorbar(ticks=True).encode(x=alt.X("low:Q", title="rating (μ ± 2σ)"), x2="high:Q",
                                                  tooltip=["version", "μ", "low", "high"])
     return bars + base.mark_point(filled=True).encode(x="μ:Q")
+
+
+def league_rows(table: list[dict[str, Any]]) -> list[list[Cell]]:
+    """The leagues, top first: the boss (a link to its page) and its line, who stands there, who left it."""
+    top = max((t["position"] for t in table), default=0)
+    return [[t["name"], Link(f"{t['boss']} v{t['boss_number']}", bot_link(t["boss_bot_id"], t["boss_version_id"])),
+             number(t["boss_score"]) if t["boss_score"] is not None else "not rated yet",
+             "the top league" if t["position"] == top else f"above the boss for {t['promotion_matches']} in a row",
+             t["members"], t["promoted"]] for t in table]
+
+
+LEAGUE_COLUMNS = ["league", "boss", "boss's line (μ − 3σ)", "to move up", "versions", "promoted"]
+
+
+def _leagues(ladder_id: int) -> list[dict[str, Any]]:
+    table: list[dict[str, Any]] = cached("ladder_league_table", ladder_id)
+    if table:
+        st.subheader("Leagues")
+        text_table(LEAGUE_COLUMNS, league_rows(table), numeric=("boss's line (μ − 3σ)", "versions", "promoted"))
+        st.caption("A new version starts in the lowest league and plays only within its league, its boss "
+                   "included; it moves up, rating and all, once its μ − 3σ has stayed above the boss's line for "
+                   "that many rated matches in a row, and never moves down.")
+    return table
 
 
 def _settling(season: dict[str, Any], players: int) -> None:
@@ -118,8 +155,10 @@ def render() -> None:
                          help="The final: the season's top versions in a balanced final with τ = 0.")
     ladder_id = int(season["final_ladders" if stage == "final" else "ladders"][str(players)])
     _progress(season)
+    leagues_table: list[dict[str, Any]] = []
     if stage == "regular":
         _settling(season, players)
+        leagues_table = _leagues(ladder_id)
     elif season["state"] == "active":
         held = ("new versions wait until then" if season["finals"].get("new_versions", "hold") == "hold"
                 else "no new versions are taken until then")
@@ -147,7 +186,9 @@ def render() -> None:
     st.caption(f"{total:,} versions, ranked by μ − 3σ; rows {offset + 1}–{offset + len(rows)}.")
     figures = cached("ladder_confidence", ladder_id, frozen=season["state"] == "closed"
                      or (stage == "regular" and bool(season.get("finals"))))
-    text_table(standings_columns(season["game"], players), standings_rows(rows, figures, players), numeric=NUMERIC)
+    leagues = cached("page_leagues", ladder_id, tuple(r["version_id"] for r in rows)) if leagues_table else None
+    text_table(standings_columns(season["game"], players, leagues is not None),
+               standings_rows(rows, figures, players, leagues), numeric=NUMERIC)
     st.altair_chart(rating_chart(rows), width="stretch")
     st.caption(f"μ − 3σ: the conservative rating the ladder ranks by. Rank 90 %: where the version ranks "
                "with 90 % probability under the ratings' uncertainty; P > next: the probability it is truly "

@@ -21,10 +21,12 @@ from serving.logs import EventLog
 from skyarena.settings import current
 from skyarena.v1 import arena_pb2 as pb
 from skyarena.v1 import arena_pb2_grpc as pb_grpc
+from workers.boss_smoke import smoke_bosses
 from workers.challenge_release import ReleasePolicy
 from workers.config import QueueSettings
 from workers.finals import DEFAULT_GAMES_PER_PAIR, Finals
 from workers.ladder_confidence import ladder_confidence, ladder_settling
+from workers.leagues import parse_leagues
 from workers.matchmaking import MatchmakingParameters
 from workers.seasons import SeasonSpec, default_player_counts, season_defaults
 from workers.store import Database, NotFound, matches, versions
@@ -41,6 +43,7 @@ from workers.store.challenges import ChallengeLimits, ChallengeRefused, queue_ch
 from workers.store.database import Row
 from workers.store.finals import start_finals
 from workers.store.ladders import frozen_standings, leaderboard, rating_history, version_ladders
+from workers.store.leagues import standing_leagues
 from workers.store.results import decompress_replay
 from workers.store.seasons import (
     Season,
@@ -292,6 +295,7 @@ class ArenaService(pb_grpc.ArenaServicer):
             stages += [("final", p, ladder_id) for p, ladder_id in sorted(season.final_ladders.items())]
             for stage, players, ladder_id in stages:
                 ladder = response.ladders.add(players=players, stage=stage)
+                leagues: dict[int, dict[str, Any]] = {}
                 figures = ladder_confidence(conn, ladder_id, frozen=closed)
                 if stage == "regular":
                     settling = ladder_settling(conn, season, players)
@@ -304,11 +308,14 @@ class ArenaService(pb_grpc.ArenaServicer):
                             for s in frozen_standings(conn, ladder_id)[:limit]]
                 else:
                     rows = leaderboard(conn, ladder_id, limit)
+                leagues = standing_leagues(conn, ladder_id, [r["version_id"] for r in rows])
                 for r in rows:
                     figure = figures.get(r["version_id"])
                     row = ladder.rows.add(position=r["position"], version_id=r["version_id"], bot=r.get("bot", ""),
                                           version=r.get("version", 0), mu=r["mu"], sigma=r["sigma"],
-                                          score=r["score"], matches=r["matches"], account=r.get("account", ""))
+                                          score=r["score"], matches=r["matches"], account=r.get("account", ""),
+                                          league=leagues.get(r["version_id"], {}).get("league", ""),
+                                          boss=leagues.get(r["version_id"], {}).get("boss", False))
                     if figure is not None:
                         row.rank_low, row.rank_high = figure.rank_low, figure.rank_high
                         if figure.above_next is not None:
@@ -453,7 +460,11 @@ class ArenaService(pb_grpc.ArenaServicer):
                           request.matches_in_flight or defaults["matches_in_flight"],
                           cpu_clock=request.cpu_clock if request.HasField("cpu_clock") else defaults["cpu_clock"],
                           wall_backstop=request.wall_backstop or defaults["wall_backstop"],
-                          matchmaking=MatchmakingParameters.from_mapping(matchmaking))
+                          matchmaking=MatchmakingParameters.from_mapping(matchmaking),
+                          leagues=parse_leagues(request.leagues) if request.leagues else (),
+                          promotion_matches=request.promotion_matches or defaults["promotion_matches"],
+                          league_start=request.league_start or defaults["league_start"])
+        smoke_bosses(spec)
         with self.db.connection() as conn:
             season = create_season(conn, spec)
             if request.start:

@@ -19,10 +19,12 @@ import click
 
 from referee.games import GAMES
 from skyarena.cli_support import UserError, clock_options, parse_options
+from workers.boss_smoke import smoke_bosses
 from workers.commands.store_options import open_store, store_options
 from workers.errors import PLATFORM_ERRORS
 from workers.finals import DEFAULT_GAMES_PER_PAIR, NEW_VERSIONS, Finals
 from workers.ladder_confidence import ladder_confidence, ladder_settling
+from workers.leagues import EXAMPLE, LEAGUE_STARTS, MAX_PROMOTION_MATCHES, parse_leagues
 from workers.matchmaking import MatchmakingParameters
 from workers.ratings import RatingParameters
 from workers.seasons import DEFAULT_SIGMA_INFLATION, SeasonSpec
@@ -30,6 +32,7 @@ from workers.store.accounts import check_token
 from workers.store.database import Conn
 from workers.store.finals import start_finals
 from workers.store.ladders import frozen_standings, leaderboard, standings
+from workers.store.leagues import standing_leagues
 from workers.store.seasons import (
     Season,
     close_season,
@@ -109,13 +112,21 @@ def _players(text: str) -> tuple[int, ...]:
               help="Charge hosted bots their own CPU time (wall time only as a backstop), or wall time.")
 @click.option("--wall-backstop", type=float, default=DEFAULTS.wall_backstop, show_default=True,
               help="On a CPU clock, a decision's wall deadline in times its CPU deadline.")
+@click.option("--leagues", "leagues_text", metavar="NAME:BOSS,...",
+              help=f"Leagues, lowest first, each with a house bot as its boss, e.g. {EXAMPLE}.")
+@click.option("--promotion-matches", type=int, default=DEFAULTS.promotion_matches, show_default=True,
+              help=f"Rated matches in a row above its league's boss (by μ − 3σ) that promote a version "
+                   f"(1-{MAX_PROMOTION_MATCHES}).")
+@click.option("--league-start", type=click.Choice(LEAGUE_STARTS), default=DEFAULTS.league_start, show_default=True,
+              help="Where a new version starts: the lowest league, or (keep) its bot's previous version's league.")
 @click.option("--start", is_flag=True, help="Start the season at once.")
 @_options
 def create_command(name: str, game: str, players_text: str, option_pairs: tuple[str, ...], move_time: float,
                    bank: float, first_move: float, strikes: int, in_flight: int, matchmaking_pairs: tuple[str, ...],
                    rating_pairs: tuple[str, ...], carry_over_from: str | None, sigma_inflation: float, cpu_clock: bool,
-                   wall_backstop: float, start: bool, token: str | None, database_url: str | None,
-                   data_dir: Path | None, as_json: bool) -> None:
+                   wall_backstop: float, leagues_text: str | None, promotion_matches: int, league_start: str,
+                   start: bool, token: str | None, database_url: str | None, data_dir: Path | None,
+                   as_json: bool) -> None:
     """Create the season NAME (a draft, or started with --start)."""
     players = _players(players_text)
     options = parse_options(option_pairs)
@@ -123,16 +134,20 @@ def create_command(name: str, game: str, players_text: str, option_pairs: tuple[
         spec = SeasonSpec(name, game, players, options, move_time, bank, first_move, strikes, in_flight,
                           MatchmakingParameters.from_mapping(_numbers(matchmaking_pairs, "matchmaking parameter")),
                           RatingParameters.from_mapping(_numbers(rating_pairs, "rating parameter")),
-                          carry_over_from, sigma_inflation, cpu_clock, wall_backstop)
+                          carry_over_from, sigma_inflation, cpu_clock, wall_backstop,
+                          parse_leagues(leagues_text) if leagues_text is not None else (), promotion_matches,
+                          league_start)
     except ValueError as exc:
         raise UserError(str(exc)) from None
     with organiser(token, database_url, data_dir) as conn:
+        smoke_bosses(spec)  # after the token: only an organiser makes the bosses play
         season = create_season(conn, spec)
         if start:
             season = start_season(conn, name)
         summary = season_details(conn, season)
+    leagues = f"; leagues {', '.join(map(str, spec.leagues))}" if spec.leagues else ""
     _print(summary, as_json, f"season {name} created ({summary['state']}): {game}, ladders for "
-                             f"{', '.join(map(str, players))} players")
+                             f"{', '.join(map(str, players))} players{leagues}")
 
 
 def _transition(action: Callable[[Conn, str], Season], done: str) -> Callable[..., None]:
@@ -217,6 +232,12 @@ def show_command(name: str, top: int, token: str | None, database_url: str | Non
         click.echo(json.dumps(summary, default=str))
         return
     click.echo(f"{season.name}: {season.game}, {season.state}; matches {summary['matches'] or 'none yet'}")
+    if summary["leagues"]:
+        start = "in their bot's league" if summary["league_start"] == "keep" else "in the lowest"
+        click.echo("  leagues, lowest first: " + ", ".join(f"{lg['name']} (boss {lg['boss']})"
+                                                         for lg in summary["leagues"])
+                   + f"; up after {summary['promotion_matches']} rated matches in a row above the boss; "
+                     f"new versions start {start}")
     for players, rows in summary["leaderboards"].items():
         click.echo(f"  {players}-player ladder:")
         for row in rows:
@@ -249,17 +270,21 @@ def standings_command(name: str, limit: int, token: str | None, database_url: st
             for r in rows:
                 low, high = r["rank_interval"]
                 above = "" if r["p_above_next"] is None else f"  P>next {r['p_above_next']:.2f}"
+                league = f"  {r['league']}{' boss' if r['boss'] else ''}" if r["league"] else ""
                 click.echo(f"  {r['position']:>3}. version {r['version_id']:<6} rank {low}-{high:<4} "
                            f"mu-3sigma {r['score']:7.2f}  mu {r['mu']:6.2f}  sigma {r['sigma']:5.2f}  "
-                           f"{r['matches']} matches{above}")
+                           f"{r['matches']} matches{above}{league}")
 
 
 def _ladder_rows(conn: Conn, ladder_id: int, closed: bool, limit: int) -> list[dict[str, Any]]:
     """The top ``limit`` of a ladder (frozen once closed), each with its rank interval and P(above the next)."""
     figures = ladder_confidence(conn, ladder_id, frozen=closed)
     table = (frozen_standings if closed else standings)(conn, ladder_id)[:limit]
+    leagues = standing_leagues(conn, ladder_id, [s.version_id for s in table])
     return [{"position": s.position, "version_id": s.version_id, "mu": s.mu, "sigma": s.sigma, "score": s.score,
-             "matches": s.matches, **figures[s.version_id].to_json()} for s in table]
+             "matches": s.matches, "league": leagues.get(s.version_id, {}).get("league", ""),
+             "boss": leagues.get(s.version_id, {}).get("boss", False), **figures[s.version_id].to_json()}
+            for s in table]
 
 
 def _print(summary: dict[str, Any], as_json: bool, text: str) -> None:

@@ -283,9 +283,10 @@ class Demo:
             arena_address = self.start_platform(database, broker)
             self.say(f"arena {arena_address}; logs in {self.logs}")
             organiser = Arena(arena_address, organiser_token(db, self.folder))
-            seasons = open_seasons(db, organiser, self.settings.clock)
+            # The house bots first: a season's league bosses are the house versions there are.
             house = Arena(arena_address, author_token(db, self.folder, organiser))
             submitted = submit_house_bots(house, self.folder / "house-bots")
+            seasons = open_seasons(db, organiser, self.settings.clock)
             fresh = sum(not s.existing for s in submitted)
             self.say(f"seasons {', '.join(seasons.values())}; house bots: {len(submitted)} versions "
                      f"({fresh} new, {len(submitted) - fresh} already submitted)")

@@ -39,6 +39,7 @@ FALLBACK_AUTHOR = "author"    # their account when their login name is not an ac
 ACCOUNT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")  # the Arena's CreateToken refuses others
 TOKENS_FILE = "tokens.json"
 SUBMIT_PARALLEL = 4
+SEASON_TIMEOUT_S = 120.0      # CreateSeason plays each boss's smoke match first
 
 
 @dataclass(frozen=True)
@@ -157,8 +158,16 @@ def demo_house_bots(game: str) -> list[str]:
     return quick + sorted(MIXED) if len(demo_player_counts(game)) > 1 and "heuristic" in quick else quick
 
 
+def demo_leagues(game: str) -> str:
+    """The demo seasons' leagues: beat the 35 % heuristic to reach silver, the heuristic for gold, where
+    the searching ``boss`` waits in the games that have one (a newcomer's first bot can climb the first
+    step; each boss is a house bot the demo runs anyway, or one the season adds)."""
+    leagues = "bronze:heuristic-35,silver:heuristic"
+    return leagues + ",gold:boss" if "boss" in house_bots(game) else leagues
+
+
 def open_seasons(db: Database, organiser: Arena, clock: DemoClock) -> dict[str, str]:
-    """One active season per game (game -> season name), created or reused."""
+    """One active season per game (game -> season name), created or reused, with the demo's leagues."""
     names = {}
     for game in sorted(GAMES):
         name = season_name(game)
@@ -177,7 +186,8 @@ def open_seasons(db: Database, organiser: Arena, clock: DemoClock) -> dict[str, 
             organiser.call("CreateSeason", pb.CreateSeasonRequest(
                 name=name, game=game, player_counts=demo_player_counts(game), move_s=clock.move_s,
                 bank_s=clock.bank_s, first_move_s=clock.first_move_s, matches_in_flight=clock.matches_in_flight,
-                matchmaking_json=json.dumps({"settled_per_minute": clock.trickle_per_minute}), start=True))
+                matchmaking_json=json.dumps({"settled_per_minute": clock.trickle_per_minute}),
+                leagues=demo_leagues(game), start=True), timeout=SEASON_TIMEOUT_S)
         elif state == "draft":
             organiser.call("StartSeason", pb.SeasonRequest(name=name))
         names[game] = name

@@ -5,21 +5,27 @@ through the same rating code the apply path uses, with the ladder's own paramete
 τ = 0), from the same start: fresh, or the carried-over standings of the source season, or for a
 final ladder its finalists' ratings on the regular ladder when the finals began (that ladder
 stopped then, so its stored ratings are that start; it is recomputed first). The result is compared with the stored
-ratings, the game's pseudo-rating and every history row; ``rewrite`` replaces them. It
+ratings, the game's pseudo-rating and every history row. On a regular ladder of a season with
+leagues each match also moves the seats' runs above their bosses on (`workers.leagues.advance`,
+as the apply path does), so every version's league and every promotion, with its evidence, are
+derived again and compared too. ``rewrite`` replaces them all. It
 holds each ladder exclusively (``lock_ladder``) while it works, so no apply interleaves with it.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from itertools import groupby
 
+from workers.leagues import League, Member, Promotion, advance
 from workers.ratings import Rating, RatingChange, RatingParameters
 
 from .database import Conn
 from .errors import StoreError
 from .finals import final_entries, ladder_rating
+from .leagues import bot_lineage, entering, rewrite_leagues, season_leagues, stored_members, stored_promotions
 from .results import insert_history, lock_ladder, rate_seats, seat_results
 from .seasons import Season, starting_ratings
 
@@ -51,6 +57,8 @@ class _Replayed:
     last_match: dict[int, str]
     game: Rating | None
     history: dict[tuple[str, int], tuple[int, RatingChange]]
+    members: dict[int, Member] = field(default_factory=dict)
+    promotions: list[Promotion] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -69,17 +77,104 @@ def recompute_season(conn: Conn, season: Season, *, rewrite: bool = False) -> li
     """Replay every ladder of ``season`` (the regular ones, then its finals); with ``rewrite``, store
     the recomputed ratings and history."""
     reports = []
+    leagues = season_leagues(conn, season.id)
     for stage, ladders in (("regular", season.ladders), ("final", season.final_ladders)):
         for players, ladder_id in sorted(ladders.items()):
             lock_ladder(conn, ladder_id, exclusive=True)
             start = (starting_ratings(conn, season, players) if stage == "regular"
                      else _final_start(conn, season.ladders[players], ladder_id))
-            replayed, count = _replay(conn, ladder_rating(conn, ladder_id, season), start, ladder_id)
-            differences = tuple(replace(d, stage=stage) for d in _compare(conn, players, ladder_id, replayed))
+            params = ladder_rating(conn, ladder_id, season)
+            rules = _LeagueRules.of(conn, season, ladder_id, leagues, params) if stage == "regular" else None
+            replayed, count = _replay(conn, params, start, ladder_id, rules)
+            found = _compare(conn, players, ladder_id, replayed)
+            if rules is not None:
+                found += _compare_leagues(conn, players, ladder_id, leagues, replayed)
+            differences = tuple(replace(d, stage=stage) for d in found)
             if rewrite and differences:
                 _rewrite(conn, ladder_id, replayed)
+                if rules is not None:
+                    rewrite_leagues(conn, ladder_id, leagues, replayed.members, replayed.promotions)
             reports.append(LadderReport(players, count, differences, stage))
     return reports
+
+
+@dataclass(frozen=True)
+class _LeagueRules:
+    """What the apply path does after each match on a regular ladder of a season with leagues."""
+
+    leagues: list[League]
+    threshold: int
+    league_start: str
+    lineage: dict[int, list[int]]
+    bosses: dict[int, Member]
+    fresh: Rating
+
+    @staticmethod
+    def of(conn: Conn, season: Season, ladder_id: int, leagues: list[League], params: RatingParameters
+           ) -> _LeagueRules | None:
+        if not leagues:
+            return None
+        row = conn.execute("SELECT promotion_matches, league_start FROM seasons WHERE id = %s",
+                           (season.id,)).fetchone()
+        assert row is not None
+        seated = [r["version_id"] for r in conn.execute(
+            """SELECT DISTINCT p.version_id FROM matches m JOIN participants p ON p.match_id = m.id
+               WHERE m.ladder_id = %s AND m.status = 'finished'""", (ladder_id,))]
+        bosses = {v: m for v, m in stored_members(conn, ladder_id, leagues).items() if m.entered == "boss"}
+        return _LeagueRules(leagues, row["promotion_matches"], row["league_start"], bot_lineage(conn, seated),
+                            bosses, params.fresh())
+
+    def after(self, state: _Replayed, match_id: str, seq: int, changes: Sequence[RatingChange]) -> None:
+        """Enter the match's new versions, move each rated seat's run on, promote (`workers.leagues.advance`)."""
+        if not state.members:
+            state.members = {v: Member(m.league, m.streak, m.entered) for v, m in self.bosses.items()}
+        for change in changes:
+            version = change.version_id
+            if version is not None and version not in state.members:
+                state.members[version] = entering(state.members, self.lineage.get(version, []), self.league_start)
+        rated = [c.version_id for c in changes if c.rated and c.version_id is not None]
+        state.promotions += advance(state.members, self.leagues, rated,
+                                    lambda v: state.ratings.get(v, self.fresh).leaderboard_score, self.threshold,
+                                    match_id, seq)
+
+
+def _compare_leagues(conn: Conn, players: int, ladder_id: int, leagues: list[League], replayed: _Replayed
+                     ) -> list[Difference]:
+    out = []
+    stored = stored_members(conn, ladder_id, leagues)
+    derived = replayed.members or {v: m for v, m in stored.items() if m.entered == "boss"}
+    for version in sorted(set(stored) | set(derived)):
+        theirs, mine = stored.get(version), derived.get(version)
+        if theirs != mine:
+            out.append(Difference(players, f"version {version}'s league", _member(theirs, leagues),
+                                  _member(mine, leagues)))
+    kept = {(p.version_id, p.to_league): p for p in stored_promotions(conn, ladder_id, leagues)}
+    made = {(p.version_id, p.to_league): p for p in replayed.promotions}
+    for key in sorted(set(kept) | set(made)):
+        theirs_p, mine_p = kept.get(key), made.get(key)
+        if theirs_p is None or mine_p is None or not _same_promotion(theirs_p, mine_p):
+            out.append(Difference(players, f"version {key[0]}'s promotion to {leagues[key[1]].name}",
+                                  _promotion(theirs_p), _promotion(mine_p)))
+    return out
+
+
+def _member(member: Member | None, leagues: list[League]) -> str:
+    if member is None:
+        return "no league"
+    return f"{leagues[member.league].name} ({member.entered}, {member.streak} above the boss in a row)"
+
+
+def _promotion(p: Promotion | None) -> str:
+    if p is None:
+        return "none"
+    return f"after match {p.match_id} (seq {p.seq}): {p.score:.6f} over the boss's {p.boss_score:.6f}"
+
+
+def _same_promotion(a: Promotion, b: Promotion) -> bool:
+    return (a.match_id, a.seq, a.from_league, a.boss_version_id, a.streak) == \
+        (b.match_id, b.seq, b.from_league, b.boss_version_id, b.streak) \
+        and math.isclose(a.score, b.score, abs_tol=TOLERANCE) and math.isclose(a.boss_score, b.boss_score,
+                                                                                abs_tol=TOLERANCE)
 
 
 def _final_start(conn: Conn, regular_id: int, final_id: int) -> tuple[dict[int, Rating], Rating | None]:
@@ -99,7 +194,7 @@ def _final_start(conn: Conn, regular_id: int, final_id: int) -> tuple[dict[int, 
 
 
 def _replay(conn: Conn, params: RatingParameters, start: tuple[dict[int, Rating], Rating | None],
-            ladder_id: int) -> tuple[_Replayed, int]:
+            ladder_id: int, rules: _LeagueRules | None = None) -> tuple[_Replayed, int]:
     carried, game = start
     state = _Replayed(dict(carried), dict.fromkeys(carried, 0), {}, game, {})
     rows = conn.execute(
@@ -127,6 +222,8 @@ def _replay(conn: Conn, params: RatingParameters, start: tuple[dict[int, Rating]
                 state.last_match[change.version_id] = match_id
         if rated.game is not None and rated.game.rated:
             state.game = rated.game.after
+        if rules is not None:
+            rules.after(state, match_id, seq, rated.changes)
     return state, count
 
 

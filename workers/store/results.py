@@ -9,13 +9,16 @@
    game's pseudo-rating;
 3. locks the rating row of every seat's version, in version order (``FOR UPDATE``, rows
    missing for a new version are created and locked): two matches that share a version
-   apply one after the other, two that share none run side by side, and no update is lost;
+   apply one after the other, two that share none run side by side, and no update is lost
+   (a ladder with leagues is held exclusively instead: a promotion reads the boss's rating);
 4. only then draws the completion number (``match_completion_seq``). A match that waited for
    a version's row draws after the match it waited for, so for every version the order of
    its changes is the order of the numbers, and replaying the results in that order (the
    recompute) gives exactly the stored ratings;
 5. writes the participants' results, the compressed replay with the referee's state hash,
-   the hosted bots' logs, each rating change and a history row per seat explaining it.
+   the hosted bots' logs, each rating change and a history row per seat explaining it;
+6. on a ladder with leagues, moves each seat's run above its boss on and records any
+   promotion it earned (`store.leagues.apply_leagues`), so a promotion happens exactly once.
 
 The unique keys back this up: one replay and one history row per (match, version), one
 ``completed_seq`` per match. Locks are taken in one order (match, ladder, versions by id),
@@ -48,6 +51,7 @@ from workers.ratings import (
 from . import replay_document as stored_replay
 from .database import Conn, Database
 from .errors import Conflict, NotFound
+from .leagues import apply_leagues
 from .outcome import MatchOutcome, SeatOutcome
 
 DEADLOCK_RETRIES = 3  # a deadlock is only possible between first matches of a new version; a retry settles it
@@ -106,8 +110,10 @@ def apply_in_transaction(conn: Conn, outcome: MatchOutcome, *, commit: bool = Fa
     statements (one round trip fewer) instead of leaving it to the caller."""
     with conn.pipeline():
         match_cursor = conn.execute(
-            """SELECT m.id, m.kind, m.ladder_id, m.game, m.status, m.void_reason, m.completed_seq,
-                      coalesce(l.rating, s.rating) AS rating_parameters
+            """SELECT m.id, m.kind, m.ladder_id, m.season_id, m.game, m.status, m.void_reason, m.completed_seq,
+                      coalesce(l.rating, s.rating) AS rating_parameters,
+                      coalesce(l.stage = 'regular' AND EXISTS (SELECT 1 FROM leagues g WHERE g.season_id = m.season_id),
+                               false) AS leagued
                FROM matches m LEFT JOIN seasons s ON s.id = m.season_id LEFT JOIN ladders l ON l.id = m.ladder_id
                WHERE m.id = %s FOR UPDATE OF m""", (outcome.match_id,))
         seats_cursor = conn.execute("SELECT seat, version_id FROM participants WHERE match_id = %s",
@@ -127,10 +133,13 @@ def apply_in_transaction(conn: Conn, outcome: MatchOutcome, *, commit: bool = Fa
         _write_result(conn, outcome)
         if match["kind"] == "rated":
             params = RatingParameters.from_mapping(match["rating_parameters"] or {})
-            ratings, pseudo, seq = _lock_ratings(conn, match["ladder_id"], match["game"], params, outcome)
+            ratings, pseudo, seq = _lock_ratings(conn, match["ladder_id"], match["game"], params, outcome,
+                                                 exclusive=match["leagued"])
             rated = rate_seats(match["game"], params, seat_results([vars(s) for s in _by_seat(outcome)]), ratings,
                                pseudo)
             store_rating_changes(conn, match["ladder_id"], outcome.match_id, seq, rated)
+            if match["leagued"]:
+                apply_leagues(conn, match["ladder_id"], match["season_id"], outcome.match_id, seq, rated, params)
         else:
             seq = _next_seq(conn)
         conn.execute(
@@ -153,10 +162,13 @@ def _next_seq(conn: Conn) -> int:
     return int(row["seq"])
 
 
-def _lock_ratings(conn: Conn, ladder_id: int, game: str, params: RatingParameters, outcome: MatchOutcome
-                  ) -> tuple[dict[int, Rating], Rating | None, int]:
-    """Steps 2-4: the ladder, the seats' rating rows in version order, then the completion number."""
-    cooperative = GAMES[game].cooperative
+def _lock_ratings(conn: Conn, ladder_id: int, game: str, params: RatingParameters, outcome: MatchOutcome,
+                  *, exclusive: bool = False) -> tuple[dict[int, Rating], Rating | None, int]:
+    """Steps 2-4: the ladder, the seats' rating rows in version order, then the completion number.
+
+    ``exclusive`` (a ladder with leagues): a promotion compares a version with its boss, whose
+    rating any match may move, so the ladder's matches apply one at a time, in completion order."""
+    cooperative = GAMES[game].cooperative or exclusive
     versions = sorted({s.version_id for s in outcome.seats})  # a co-op version may fill two seats (self-play)
     ladder_cursor = conn.execute(
         f"SELECT pseudo_mu, pseudo_sigma FROM ladders WHERE id = %s FOR {'UPDATE' if cooperative else 'SHARE'}",

@@ -17,6 +17,7 @@ from typing import Any
 
 from psycopg.types.json import Jsonb
 
+from workers.house_bots import house_version
 from workers.matchmaking import MatchmakingParameters
 from workers.ratings import Rating, RatingParameters
 from workers.seasons import SeasonSpec, carried_over, check_transition
@@ -24,6 +25,7 @@ from workers.seasons import SeasonSpec, carried_over, check_transition
 from .database import Conn, Row
 from .errors import Conflict, NotFound
 from .ladders import standings
+from .leagues import create_leagues, league_settings
 from .results import lock_ladder
 from .submissions import enter_held_versions
 
@@ -99,17 +101,24 @@ def create_season(conn: Conn, spec: SeasonSpec) -> Season:
     row = conn.execute(
         """INSERT INTO seasons (name, game, player_counts, options, move_s, bank_s, first_move_s, cpu_clock,
                                 wall_backstop, strike_limit, matches_in_flight, matchmaking, rating, carry_over_from,
-                                carry_over_sigma_inflation)
-           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id""",
+                                carry_over_sigma_inflation, promotion_matches, league_start)
+           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id""",
         (spec.name, spec.game, list(spec.player_counts), Jsonb(spec.options), spec.move_s, spec.bank_s,
          spec.first_move_s, spec.cpu_clock, spec.wall_backstop, spec.strike_limit, spec.matches_in_flight,
          Jsonb(spec.matchmaking.to_mapping()),
          Jsonb(spec.rating.to_mapping()), source.id if source else None,
-         spec.sigma_inflation if source else None)).fetchone()
+         spec.sigma_inflation if source else None, spec.promotion_matches, spec.league_start)).fetchone()
     assert row is not None
     season_id = row["id"]
+    ladder_ids = []
     for players in spec.player_counts:
-        conn.execute("INSERT INTO ladders (season_id, players) VALUES (%s, %s)", (season_id, players))
+        ladder = conn.execute("INSERT INTO ladders (season_id, players) VALUES (%s, %s) RETURNING id",
+                              (season_id, players)).fetchone()
+        assert ladder is not None
+        ladder_ids.append(ladder["id"])
+    if spec.leagues:
+        create_leagues(conn, season_id, ladder_ids,
+                       [(lg.name, lg.boss, house_version(conn, spec.game, lg.boss)) for lg in spec.leagues])
     season = get_season_by_id(conn, season_id)
     if source is not None:
         _carry_over(conn, season)
@@ -191,7 +200,7 @@ def stop_ladders(conn: Conn, season: Season, ladder_ids: list[int], reason: str)
 def season_details(conn: Conn, season: Season) -> dict[str, Any]:
     """The summary with the season's settings and its matches by status: what `skyarena season show` and
     the Arena's season calls answer."""
-    return {**season_summary(season), **season_settings(conn, season.id),
+    return {**season_summary(season), **season_settings(conn, season.id), **league_settings(conn, season.id),
             "matches": season_match_counts(conn, season.id)}
 
 

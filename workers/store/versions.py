@@ -48,6 +48,17 @@ def add_active_version(conn: Conn, account: str, bot: str, game: str, archive: b
     return int(version["id"])
 
 
+def newest_live_version(conn: Conn, account: str, bot: str) -> int | None:
+    """The newest version of ``account``'s bot ``bot`` that is active or on its way there (received or in
+    its smoke match: a house bot submitted a moment ago), or None."""
+    row = conn.execute("""SELECT v.id FROM bot_versions v JOIN bots b ON b.id = v.bot_id
+                          JOIN accounts a ON a.id = b.account_id
+                          WHERE a.name = %s AND b.name = %s AND v.status IN ('active', 'smoke', 'received')
+                          ORDER BY v.number DESC LIMIT 1""",
+                       (account, bot)).fetchone()
+    return None if row is None else int(row["id"])
+
+
 def version(conn: Conn, version_id: int, *, lock: bool = False) -> dict[str, Any]:
     row = conn.execute(VERSION_SQL + " WHERE v.id = %s" + (" FOR UPDATE OF v" if lock else ""),
                        (version_id,)).fetchone()

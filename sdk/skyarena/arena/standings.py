@@ -1,5 +1,6 @@
 """``skyarena standings SEASON``: each ladder of a season, best first by μ − 3σ, with each rank's 90 %
-interval, P(outranks the next) and whether the top is settled."""
+interval, P(outranks the next), whether the top is settled and, in a season with leagues, the
+league each version plays in (its boss marked: the score to beat to move up)."""
 
 from __future__ import annotations
 
@@ -28,14 +29,16 @@ def command(season: str, limit: int, address: str | None, token: str | None, as_
             click.echo(f"{ladder.players}-player ladder: no rated matches yet")
             continue
         title = f"{ladder.players}-player {'final' if ladder.stage == 'final' else 'ladder'}"
+        leagues = any(row.league for row in ladder.rows)
         table = Table("#", "rank 90 %", "bot",
                       # whose bot it is must survive a narrow terminal: the other columns give way first
                       Column("account", no_wrap=True, min_width=max(len(row.account) for row in ladder.rows)),
-                      "version", "μ − 3σ", "μ", "σ", "P > next", "matches",
+                      "version", *(["league"] if leagues else []), "μ − 3σ", "μ", "σ", "P > next", "matches",
                       title=f"{title}: {ladder.settling.text}" if ladder.settling.text else title)
         for row in ladder.rows:
+            league = [league_text(row.league, row.boss)] if leagues else []
             table.add_row(str(row.position), rank_interval_text(row.rank_low, row.rank_high),
-                          f"{row.bot} v{row.version}", row.account, str(row.version_id),
+                          f"{row.bot} v{row.version}", row.account, str(row.version_id), *league,
                           f"{row.score:.2f}", f"{row.mu:.2f}", f"{row.sigma:.2f}",
                           f"{row.p_above_next:.2f}" if row.HasField("p_above_next") else "", str(row.matches))
         console.print(table)
@@ -46,3 +49,8 @@ def rank_interval_text(low: int, high: int) -> str:
     if not low:
         return ""
     return str(low) if low == high else f"{low}–{high}"
+
+
+def league_text(league: str, boss: bool) -> str:
+    """"silver" for a version in it, "silver (boss)" for the league's boss."""
+    return f"{league} (boss)" if boss else league

@@ -339,6 +339,8 @@ class StandingRow(_message.Message):
     RANK_LOW_FIELD_NUMBER: _builtins.int
     RANK_HIGH_FIELD_NUMBER: _builtins.int
     P_ABOVE_NEXT_FIELD_NUMBER: _builtins.int
+    LEAGUE_FIELD_NUMBER: _builtins.int
+    BOSS_FIELD_NUMBER: _builtins.int
     position: _builtins.int
     """1 is best"""
     version_id: _builtins.int
@@ -356,6 +358,11 @@ class StandingRow(_message.Message):
     rank_high: _builtins.int
     p_above_next: _builtins.float
     """P(it outranks the version listed next); unset for the last version."""
+    league: _builtins.str
+    """The league it plays in on this ladder (empty: the season has no leagues), and whether it is
+    that league's boss (a house bot that stays there: beat its μ − 3σ to move up).
+    """
+    boss: _builtins.bool
     def __init__(
         self,
         *,
@@ -371,10 +378,12 @@ class StandingRow(_message.Message):
         rank_low: _builtins.int = ...,
         rank_high: _builtins.int = ...,
         p_above_next: _builtins.float | None = ...,
+        league: _builtins.str = ...,
+        boss: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_p_above_next", b"_p_above_next", "p_above_next", b"p_above_next"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_p_above_next", b"_p_above_next", "account", b"account", "bot", b"bot", "matches", b"matches", "mu", b"mu", "p_above_next", b"p_above_next", "position", b"position", "rank_high", b"rank_high", "rank_low", b"rank_low", "score", b"score", "sigma", b"sigma", "version", b"version", "version_id", b"version_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_p_above_next", b"_p_above_next", "account", b"account", "boss", b"boss", "bot", b"bot", "league", b"league", "matches", b"matches", "mu", b"mu", "p_above_next", b"p_above_next", "position", b"position", "rank_high", b"rank_high", "rank_low", b"rank_low", "score", b"score", "sigma", b"sigma", "version", b"version", "version_id", b"version_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__p_above_next: _TypeAlias = _typing.Literal["p_above_next"]  # noqa: Y015
     _WhichOneofArgType__p_above_next: _TypeAlias = _typing.Literal["_p_above_next", b"_p_above_next"]  # noqa: Y015
@@ -967,6 +976,9 @@ class CreateSeasonRequest(_message.Message):
     CPU_CLOCK_FIELD_NUMBER: _builtins.int
     WALL_BACKSTOP_FIELD_NUMBER: _builtins.int
     MATCHMAKING_JSON_FIELD_NUMBER: _builtins.int
+    LEAGUES_FIELD_NUMBER: _builtins.int
+    PROMOTION_MATCHES_FIELD_NUMBER: _builtins.int
+    LEAGUE_START_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     game: _builtins.str
     options_json: _builtins.str
@@ -989,6 +1001,14 @@ class CreateSeasonRequest(_message.Message):
     """Matchmaking parameters, a JSON object (empty: the defaults), e.g. {"settle_top": 3,
     "settle_probability": 0.95, "settled_per_minute": 2}: `skyarena season create --matchmaking`.
     """
+    leagues: _builtins.str
+    """Leagues, lowest first, NAME:BOSS separated by commas, each boss a house bot of the game
+    (empty: no leagues), e.g. "bronze:heuristic,silver:boss": `skyarena season create --leagues`.
+    """
+    promotion_matches: _builtins.int
+    """Rated matches in a row above its league's boss that promote a version (0: 10; 1-1000)."""
+    league_start: _builtins.str
+    """Where a new version starts: "lowest" (empty: the default) or "keep" (its bot's previous version's league)."""
     @_builtins.property
     def player_counts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
         """one ladder each (empty: the game's smallest count)"""
@@ -1009,10 +1029,13 @@ class CreateSeasonRequest(_message.Message):
         cpu_clock: _builtins.bool | None = ...,
         wall_backstop: _builtins.float = ...,
         matchmaking_json: _builtins.str = ...,
+        leagues: _builtins.str = ...,
+        promotion_matches: _builtins.int = ...,
+        league_start: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_cpu_clock", b"_cpu_clock", "cpu_clock", b"cpu_clock"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_cpu_clock", b"_cpu_clock", "bank_s", b"bank_s", "cpu_clock", b"cpu_clock", "first_move_s", b"first_move_s", "game", b"game", "matches_in_flight", b"matches_in_flight", "matchmaking_json", b"matchmaking_json", "move_s", b"move_s", "name", b"name", "options_json", b"options_json", "player_counts", b"player_counts", "start", b"start", "strike_limit", b"strike_limit", "wall_backstop", b"wall_backstop"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_cpu_clock", b"_cpu_clock", "bank_s", b"bank_s", "cpu_clock", b"cpu_clock", "first_move_s", b"first_move_s", "game", b"game", "league_start", b"league_start", "leagues", b"leagues", "matches_in_flight", b"matches_in_flight", "matchmaking_json", b"matchmaking_json", "move_s", b"move_s", "name", b"name", "options_json", b"options_json", "player_counts", b"player_counts", "promotion_matches", b"promotion_matches", "start", b"start", "strike_limit", b"strike_limit", "wall_backstop", b"wall_backstop"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__cpu_clock: _TypeAlias = _typing.Literal["cpu_clock"]  # noqa: Y015
     _WhichOneofArgType__cpu_clock: _TypeAlias = _typing.Literal["_cpu_clock", b"_cpu_clock"]  # noqa: Y015

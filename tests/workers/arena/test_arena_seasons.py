@@ -17,6 +17,7 @@ from workers.arena.intake import UploadTooLarge
 from workers.arena.server import ArenaServer
 from workers.arena.statuses import status_of
 from workers.broker import BrokerUnavailable
+from workers.leagues import parse_leagues
 from workers.seasons import SeasonError, SeasonSpec
 from workers.store import Conflict, Database, DatabaseUnavailable, NotFound, SchemaMismatch
 from workers.store.accounts import ScopeRefused, TokenRefused
@@ -46,6 +47,23 @@ BAD_SEASONS: list[tuple[str, dict[str, Any], list[str], dict[str, Any], str]] = 
     ("a wall backstop below twice the CPU deadline", {"game": "sky-team", "wall_backstop": 1.5},
      ["--game", "sky-team", "--wall-backstop", "1.5"], {"game": "sky-team", "wall_backstop": 1.5},
      "wall backstop 1.5 is out of range"),
+    ("a league boss that is no house bot", {"game": "skybirds", "leagues": "bronze:random,silver:wizard"},
+     ["--game", "skybirds", "--leagues", "bronze:random,silver:wizard"],
+     {"game": "skybirds", "leagues": parse_leagues("bronze:random,silver:wizard")},
+     "league silver: skybirds has no house bot 'wizard'"),
+    ("a league boss of another game", {"game": "oddball-aeronauts", "leagues": "bronze:heuristic,silver:boss"},
+     ["--game", "oddball-aeronauts", "--leagues", "bronze:heuristic,silver:boss"],
+     {"game": "oddball-aeronauts", "leagues": parse_leagues("bronze:heuristic,silver:boss")},
+     "oddball-aeronauts has no house bot 'boss' (that is a house bot of fly-away"),
+    ("two leagues of one name", {"game": "skybirds", "leagues": "bronze:random,bronze:heuristic"},
+     ["--game", "skybirds", "--leagues", "bronze:random,bronze:heuristic"],
+     {"game": "skybirds", "leagues": parse_leagues("bronze:random,bronze:heuristic")},
+     "league 'bronze' is named twice"),
+    ("a promotion threshold out of range",
+     {"game": "skybirds", "leagues": "bronze:random,silver:heuristic", "promotion_matches": 1001},
+     ["--game", "skybirds", "--leagues", "bronze:random,silver:heuristic", "--promotion-matches", "1001"],
+     {"game": "skybirds", "leagues": parse_leagues("bronze:random,silver:heuristic"), "promotion_matches": 1001},
+     "promotion matches 1001 is out of range"),
 ]
 
 
