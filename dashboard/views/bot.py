@@ -259,6 +259,11 @@ def render() -> None:
                            "request to receiving the answer, network latency included (an online bot's lag shows "
                            "here).")
 
+    league = cached("page_leagues", ladder["ladder_id"], (version["id"],)).get(version["id"])
+    if league:
+        st.caption(f"League: {league['league']}" + (" (its boss: the line to beat to move up)" if league["boss"]
+                                                     else ""))
+
     st.subheader("Rating history")
     history = cached("rating_history", version["id"], ladder["ladder_id"])
     if history:

@@ -73,6 +73,7 @@ def test_the_ladder_shows_the_leagues_each_bosss_line_and_every_rows_league(clim
 def test_a_promoted_versions_bot_page_shows_its_promotion_and_the_evidence(climbed: dict[str, Any]) -> None:
     app = open_page("bot", bot=climbed["bot_id"], version=climbed["climber"])
     assert "Promotions" in [s.value for s in app.subheader]
+    assert "League: silver" in [c.value for c in app.caption]
     with climbed["db"].connection() as conn:
         (stored,) = version_promotions(conn, climbed["climber"])
     frame = next(d.value for d in app.dataframe if "promoted" in d.value.columns)
