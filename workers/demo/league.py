@@ -31,7 +31,9 @@ from skyarena.v1 import arena_pb2 as pb
 from workers.house_bots import ACCOUNT, MIXED, house_source
 from workers.store import Database, NotFound
 from workers.store.accounts import TokenRefused, check_token, issue_token
-from workers.store.seasons import get_season
+from workers.store.database import Conn
+from workers.store.leagues import league_settings
+from workers.store.seasons import Season, get_season
 
 ORGANISER = "organiser"
 AUTHOR = "author"             # tokens.json's key for the person running the demo (their account has their name)
@@ -175,9 +177,15 @@ def open_seasons(db: Database, organiser: Arena, clock: DemoClock) -> dict[str, 
         while True:
             try:
                 with db.connection() as conn:
-                    state = get_season(conn, name).state
+                    season = get_season(conn, name)
+                    state = season.state
+                    outdated = state != "closed" and _demo_shape(conn, season) != (
+                        tuple(demo_player_counts(game)), demo_leagues(game))
             except NotFound:
-                state = None
+                state, outdated = None, False
+            if outdated:   # a season of an older demo (fewer ladders, no leagues): it ends, the next one opens
+                organiser.call("CloseSeason", pb.SeasonRequest(name=name))
+                state = "closed"
             if state != "closed":
                 break
             suffix += 1  # somebody closed the demo season: the demo opens the next one
@@ -192,6 +200,12 @@ def open_seasons(db: Database, organiser: Arena, clock: DemoClock) -> dict[str, 
             organiser.call("StartSeason", pb.SeasonRequest(name=name))
         names[game] = name
     return names
+
+
+def _demo_shape(conn: Conn, season: Season) -> tuple[tuple[int, ...], str]:
+    """A season's player counts and leagues, as the demo names them (to tell an older demo's season)."""
+    leagues = league_settings(conn, season.id)["leagues"]
+    return tuple(season.player_counts), ",".join(f"{lg['name']}:{lg['boss']}" for lg in leagues)
 
 
 def house_folders(root: Path) -> list[tuple[str, str, Path]]:
