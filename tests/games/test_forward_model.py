@@ -26,7 +26,7 @@ from skyarena.bot import MatchInfo
 from skyarena.forward import sample_state as sdk_sample_state
 from skyarena.games import to_observation
 
-GAMES_WITH_MODEL = ["fly-away", "sky-team", "skybirds", "skyjo-action"]
+GAMES_WITH_MODEL = ["fly-away", "oddball-aeronauts", "sky-team", "skybirds", "skyjo-action"]
 # Skyjo Action refuses positions deep inside an action card's effect (its README): at most this share.
 REFUSED_AT_MOST = 0.1
 CASES = [(game, n) for game in GAMES_WITH_MODEL for n in GAMES[game].player_counts()]
@@ -150,6 +150,33 @@ def test_skybirds_other_hands_follow_the_unseen_counts() -> None:
     seen = drawn_counts(state, seat, 400,
                         lambda s: [v for o in range(1, 4) for v in range(11) for _ in range(s.hands[o][v])])
     assert_frequencies(seen, {v: float(n) for v, n in unseen.items()})
+
+
+def test_oddball_other_top_card_follows_the_other_deck() -> None:
+    """The other seat's Top Card is any of its deck's non-Event cards (an unseen Event in
+    the top 3 would have been shown in Step 1), revealed or not, equally."""
+    state: Any = a_position("oddball-aeronauts", 2, 3, 40)
+    while state.observation(0)["phase"] != "announce":
+        state.apply(random_joint_action(state, random.Random(0)))
+    seat, opp = 0, 1
+    is_event = state.table.is_event
+    deck = Counter(state.table.ids[u] for lst in (state.up[opp], state.down[opp]) for u in lst if not is_event[u])
+    seen = drawn_counts(state, seat, 1500, lambda s: [s.table.ids[s.up[opp][0]]])
+    assert_frequencies(seen, {c: float(n) for c, n in deck.items()})
+
+
+def test_oddball_box_holds_the_unseen_events_equally() -> None:
+    from referee.games.oddball_aeronauts.cards import EVENTS
+
+    state: Any = a_position("oddball-aeronauts", 2, 8, 30)
+    seat = 1
+    view = state.observation(seat)
+    shown = set(view["hand"]["up"]) | set(view["hand"]["down"]) | set(view["decks"][0]["revealed"])
+    shown |= {h["event"] for d in view["decks"] for h in d["held"]}
+    unseen = [e for e in EVENTS if e not in shown]
+    assert len(unseen) > view["box"] > 0
+    seen = drawn_counts(state, seat, 1200, lambda s: [s.table.ids[u] for u in s.box])
+    assert_frequencies(seen, {e: 1.0 for e in unseen})
 
 
 # ----- the SDK's entry and bad input ---------------------------------------------------------

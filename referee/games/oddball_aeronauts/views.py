@@ -2,7 +2,9 @@
 
 Kept apart from the state (as OpenSpiel keeps observers apart from states). Everyone sees
 the round so far (skills, announced tricks, revealed Played cards, the last round), each
-deck's size and each seat's held Events; a seat sees its own face-up cards and the
+deck's size, the cards in it both seats have seen (what a player who remembers the game
+knows, so that a forward model can rebuild a position from one view) and each seat's held
+Events; a seat sees its own face-up cards and the
 face-down cards it has seen (``seen``), a spectator what both seats have seen.
 """
 
@@ -101,7 +103,7 @@ def public(state: OddballState) -> dict[str, Any]:
         "limits": [limit if limit >= 0 else None for limit in state.limits],
         "counts": revealed_counts,
         "events": list(state.log),
-        "reveal": state.record((0, 0), (0, 0)).to_json(table, final=False)
+        "reveal": reveal(state)
         if state.phase in (CAPTURE, PROTECT) or (state.phase == DISCARD and state.then == THEN_EFFECTS) else None,
         "last_round": state.last.to_json(table) if state.last is not None else None,
         "decks": [_seat_public(state, seat) for seat in (0, 1)],
@@ -111,22 +113,47 @@ def public(state: OddballState) -> dict[str, Any]:
     }
 
 
+def reveal(state: OddballState) -> dict[str, Any]:
+    """This round so far, during the Step 5 choices and Discard orders: the Played cards,
+    tricks and totals, and the Step 5 decisions already made in the open (how many cards
+    the Win Effect and tricks Discarded, where a captured card goes, the Protected cards)."""
+    table = state.table
+    data = state.record((0, 0), (0, 0)).to_json(table, final=False)
+    data["discarded"] = list(state.discarded)
+    data["capture_place"] = state.capture_place or None
+    data["protected"] = [table.ids[p] if p >= 0 else None for p in state.protected]
+    return data
+
+
 def discarding(state: OddballState, seen: int) -> dict[str, Any] | None:
     """In the ``discard`` phase: whose cards go down together and which (in deck order),
-    each shown only to a viewer that has seen it (``seen``: the viewer's mask)."""
+    each shown only to a viewer that has seen it (``seen``: the viewer's mask); where they
+    lie in that seat's face-down cards (``start``); and the groups still to be ordered after
+    them (``later``: ``[seat, start, count]``), as everyone sees cards go down."""
     if state.phase != DISCARD:
         return None
     ids = state.table.ids
     bit = state.table.bit
-    return {"seat": state.orders[0][0],
-            "cards": [ids[u] if seen & bit[u] else None for u in state.order_group()]}
+    seat, start, _count = state.orders[0]
+    return {"seat": seat,
+            "cards": [ids[u] if seen & bit[u] else None for u in state.order_group()],
+            "start": start,
+            "later": [list(order) for order in state.orders[1:]]}
 
 
 def _seat_public(state: OddballState, seat: int) -> dict[str, Any]:
+    """A deck as everyone knows it; ``revealed`` are its cards both seats have seen (Played,
+    shown in Step 1, captured), sorted: where they lie is not told (Discards go face down in
+    an order only their owner knows), but a player who remembers the game knows they are
+    in this deck."""
     table = state.table
+    ids = table.ids
+    bit = table.bit
+    both = state.seen[0] & state.seen[1]
     return {
         "face_up": len(state.up[seat]),
         "face_down": len(state.down[seat]),
+        "revealed": sorted(ids[u] for lst in (state.up[seat], state.down[seat]) for u in lst if both & bit[u]),
         "held": [{"event": table.ids[uid], "round": due} for uid, due in state.held[seat]],
         "next_round": [{"card": table.ids[uid], "top_right": table.cards[uid].trick.top_right}  # type: ignore[union-attr]
                        for uid in state.nr_active[seat]],

@@ -49,6 +49,9 @@ class DeckView:
     """Events this seat took and holds until used: ``{"event": id, "round": when it applies}``."""
     next_round: list[dict[str, Any]] = field(default_factory=list)
     """Next Round tricks in play for this seat this round: ``{"card": id, "top_right": notation}``."""
+    revealed: list[str] = field(default_factory=list)
+    """The cards in this deck both seats have seen (Played, shown in Step 1, captured), sorted
+    by id; where they lie in the deck is not told."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,8 @@ class Observation(BaseObservation):
     events: list[dict[str, Any]] = field(default_factory=list)
     """What Step 1 did this round: Events discarded, resolved (compared values, taker) or tied."""
     reveal: dict[str, Any] | None = None
-    """During Step 5 choices: this round's Played cards, skills, tricks, totals and winner."""
+    """During Step 5 choices: this round's Played cards, skills, tricks, totals and winner, and
+    the Step 5 decisions made so far (``discarded``, ``capture_place``, ``protected``)."""
     last_round: dict[str, Any] | None = None
     """The previous round in full: skills, counts, Played cards, tricks, totals, winner,
     Discards/Recovers of the Win Effect, captured and protected cards, its Events."""
@@ -94,9 +98,10 @@ class Observation(BaseObservation):
     hand: Hand = field(default_factory=Hand)
     """Your own deck."""
     discarding: dict[str, Any] | None = None
-    """In ``discard``: ``{"seat": s, "cards": [...]}``, the cards going down together in deck
-    order (``discard 2,1`` lists them by these positions, first down first), ``None`` for a
-    card you have not seen."""
+    """In ``discard``: ``{"seat": s, "cards": [...], "start": i, "later": [[seat, start, count], ...]}``,
+    the cards going down together in deck order (``discard 2,1`` lists them by these positions,
+    first down first), ``None`` for a card you have not seen; ``start`` is where the first lies
+    among the seat's Discarded cards, ``later`` the groups still to be ordered after this one."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Observation:
@@ -118,7 +123,7 @@ class Observation(BaseObservation):
             events=list(data["events"]),
             reveal=data["reveal"],
             last_round=data["last_round"],
-            decks=[DeckView(d["face_up"], d["face_down"], list(d["held"]), list(d["next_round"]))
+            decks=[DeckView(d["face_up"], d["face_down"], list(d["held"]), list(d["next_round"]), list(d["revealed"]))
                    for d in data["decks"]],
             result=data["result"],
             box=data["box"],

@@ -102,9 +102,14 @@ class OddballAeronautsObservation(_message.Message):
         TOTALS_FIELD_NUMBER: _builtins.int
         WINNER_FIELD_NUMBER: _builtins.int
         DEFENCE_FIELD_NUMBER: _builtins.int
+        DISCARDED_FIELD_NUMBER: _builtins.int
+        CAPTURE_PLACE_FIELD_NUMBER: _builtins.int
+        PROTECTED_FIELD_NUMBER: _builtins.int
         round: _builtins.int
         lead: _builtins.int
         winner: _builtins.int
+        capture_place: _builtins.str
+        """Where the captured card goes (``top`` or ``deck``), once chosen; unset otherwise."""
         @_builtins.property
         def skills(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
         @_builtins.property
@@ -119,6 +124,14 @@ class OddballAeronautsObservation(_message.Message):
         def totals(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
         @_builtins.property
         def defence(self) -> _common_pb2.Json: ...
+        @_builtins.property
+        def discarded(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]:
+            """Cards the Win Effect and tricks Discarded this round, per seat (0 before Step 5's Discards)."""
+
+        @_builtins.property
+        def protected(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.NullableString]:
+            """Per seat, the Played card it Protects, once known."""
+
         def __init__(
             self,
             *,
@@ -132,13 +145,21 @@ class OddballAeronautsObservation(_message.Message):
             totals: _abc.Iterable[_builtins.int] | None = ...,
             winner: _builtins.int | None = ...,
             defence: _common_pb2.Json | None = ...,
+            discarded: _abc.Iterable[_builtins.int] | None = ...,
+            capture_place: _builtins.str | None = ...,
+            protected: _abc.Iterable[_common_pb2.NullableString] | None = ...,
         ) -> None: ...
-        _HasFieldArgType: _TypeAlias = _typing.Literal["_winner", b"_winner", "defence", b"defence", "winner", b"winner"]  # noqa: Y015
+        _HasFieldArgType: _TypeAlias = _typing.Literal["_capture_place", b"_capture_place", "_winner", b"_winner", "capture_place", b"capture_place", "defence", b"defence", "winner", b"winner"]  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-        _ClearFieldArgType: _TypeAlias = _typing.Literal["_winner", b"_winner", "counts", b"counts", "defence", b"defence", "lead", b"lead", "played", b"played", "positions", b"positions", "round", b"round", "skills", b"skills", "totals", b"totals", "tricks", b"tricks", "winner", b"winner"]  # noqa: Y015
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["_capture_place", b"_capture_place", "_winner", b"_winner", "capture_place", b"capture_place", "counts", b"counts", "defence", b"defence", "discarded", b"discarded", "lead", b"lead", "played", b"played", "positions", b"positions", "protected", b"protected", "round", b"round", "skills", b"skills", "totals", b"totals", "tricks", b"tricks", "winner", b"winner"]  # noqa: Y015
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        _WhichOneofReturnType__capture_place: _TypeAlias = _typing.Literal["capture_place"]  # noqa: Y015
+        _WhichOneofArgType__capture_place: _TypeAlias = _typing.Literal["_capture_place", b"_capture_place"]  # noqa: Y015
         _WhichOneofReturnType__winner: _TypeAlias = _typing.Literal["winner"]  # noqa: Y015
         _WhichOneofArgType__winner: _TypeAlias = _typing.Literal["_winner", b"_winner"]  # noqa: Y015
+        @_typing.overload
+        def WhichOneof(self, oneof_group: _WhichOneofArgType__capture_place) -> _WhichOneofReturnType__capture_place | None: ...
+        @_typing.overload
         def WhichOneof(self, oneof_group: _WhichOneofArgType__winner) -> _WhichOneofReturnType__winner | None: ...
 
     @_typing.final
@@ -326,6 +347,7 @@ class OddballAeronautsObservation(_message.Message):
         FACE_DOWN_FIELD_NUMBER: _builtins.int
         HELD_FIELD_NUMBER: _builtins.int
         NEXT_ROUND_FIELD_NUMBER: _builtins.int
+        REVEALED_FIELD_NUMBER: _builtins.int
         face_up: _builtins.int
         """Number of face-up cards (Events included)."""
         face_down: _builtins.int
@@ -338,6 +360,12 @@ class OddballAeronautsObservation(_message.Message):
         def next_round(self) -> _containers.RepeatedCompositeFieldContainer[Global___OddballAeronautsObservation.DeckView.NextRound]:
             """Next Round tricks in play for this seat this round: ``{"card": id, "top_right": notation}``."""
 
+        @_builtins.property
+        def revealed(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+            """The cards in this deck both seats have seen (Played, shown in Step 1, captured), sorted by
+            id: where they lie in the deck is not told.
+            """
+
         def __init__(
             self,
             *,
@@ -345,10 +373,11 @@ class OddballAeronautsObservation(_message.Message):
             face_down: _builtins.int = ...,
             held: _abc.Iterable[Global___OddballAeronautsObservation.DeckView.Held] | None = ...,
             next_round: _abc.Iterable[Global___OddballAeronautsObservation.DeckView.NextRound] | None = ...,
+            revealed: _abc.Iterable[_builtins.str] | None = ...,
         ) -> None: ...
         _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-        _ClearFieldArgType: _TypeAlias = _typing.Literal["face_down", b"face_down", "face_up", b"face_up", "held", b"held", "next_round", b"next_round"]  # noqa: Y015
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["face_down", b"face_down", "face_up", b"face_up", "held", b"held", "next_round", b"next_round", "revealed", b"revealed"]  # noqa: Y015
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -358,18 +387,30 @@ class OddballAeronautsObservation(_message.Message):
 
         SEAT_FIELD_NUMBER: _builtins.int
         CARDS_FIELD_NUMBER: _builtins.int
+        START_FIELD_NUMBER: _builtins.int
+        LATER_FIELD_NUMBER: _builtins.int
         seat: _builtins.int
+        start: _builtins.int
+        """Where the first of these cards lies among that seat's Discarded cards (0 = the next to be
+        Recovered).
+        """
         @_builtins.property
         def cards(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.NullableString]: ...
+        @_builtins.property
+        def later(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.IntList]:
+            """The groups still to be ordered after this one: ``[seat, start, count]`` each."""
+
         def __init__(
             self,
             *,
             seat: _builtins.int = ...,
             cards: _abc.Iterable[_common_pb2.NullableString] | None = ...,
+            start: _builtins.int = ...,
+            later: _abc.Iterable[_common_pb2.IntList] | None = ...,
         ) -> None: ...
         _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
         def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-        _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "seat", b"seat"]  # noqa: Y015
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["cards", b"cards", "later", b"later", "seat", b"seat", "start", b"start"]  # noqa: Y015
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
