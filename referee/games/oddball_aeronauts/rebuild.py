@@ -44,8 +44,13 @@ def rebuild(state: OddballState, seat: int, view: Mapping[str, Any], rng: Counte
     """Fill ``state`` from ``view`` (see referee.games.core.rebuild)."""
     _Rebuild(state, seat, view, rng).run()
     if state.observation(seat) != view:
-        raise ObservationError(f"{GAME}: this observation does not add up (its cards, counts and round do not "
-                               "fit one position); pass an unmodified observation.")
+        raise _bad("this observation does not add up (its cards, counts and round do not fit one position)")
+
+
+def _bad(what: str) -> ObservationError:
+    """An observation no dealt game of these options can show."""
+    return ObservationError(f"{GAME}: {what}; pass an unmodified observation of this match (a game dealt by "
+                            "'setup' cannot be rebuilt: its cards are not the options' decks).")
 
 
 def _refuse(why: str) -> ObservationError:
@@ -85,13 +90,12 @@ class _Rebuild:
     def take(self, cid: str) -> int:
         uids = self.free.get(cid)
         if not uids:
-            raise ObservationError(f"{GAME}: the observation shows more {cid!r} cards than the game has; "
-                                   "pass an unmodified observation.")
+            raise _bad(f"the observation shows more {cid!r} cards than the game has")
         return uids.pop(0)
 
     # ----- the whole position ---------------------------------------------------------------
     def run(self) -> None:
-        st, view, seat, opp = self.st, self.view, self.seat, self.opp
+        st, view, opp = self.st, self.view, self.opp
         if self.phase == PLAY and any(c is not None for c in view["counts"]):
             raise _refuse("the Lead's card count is shown but its trick is not (simultaneous_counts is off)")
         st.rnd = view["round"]
@@ -184,16 +188,14 @@ class _Rebuild:
         st, view, rng = self.st, self.view, self.rng
         for cid, n in revealed.items():
             if len(self.free.get(cid, ())) < n:
-                raise ObservationError(f"{GAME}: the observation shows more {cid!r} cards than the game has; "
-                                       "pass an unmodified observation.")
+                raise _bad(f"the observation shows more {cid!r} cards than the game has")
         self.revealed_uids = [u for cid, n in revealed.items() for u in self.free[cid][:n]]
         pool = [u for cid, uids in self.free.items() for u in uids[revealed.get(cid, 0):]]
         pool.sort()
         opp_size = view["decks"][self.opp]["face_up"] + view["decks"][self.opp]["face_down"]
         opp_unseen = opp_size - sum(revealed.values())
         if opp_unseen < 0 or len(pool) != len(own_slots) + opp_unseen + view["box"]:
-            raise ObservationError(f"{GAME}: the observation's decks, box and cards do not add up to the table; "
-                                   "pass an unmodified observation.")
+            raise _bad("the observation's decks, box and cards do not add up to the table")
         is_event = self.table.is_event
         ids = self.table.ids
         decks = st.options.get("decks") or [None, None]
@@ -211,8 +213,7 @@ class _Rebuild:
         events = rng.shuffled(events)
         box, events = events[:view["box"]], events[view["box"]:]
         if len(box) < view["box"] or len(mine) > len(own_slots):
-            raise ObservationError(f"{GAME}: the observation's unseen cards do not fit its decks and box; "
-                                   "pass an unmodified observation.")
+            raise _bad("the observation's unseen cards do not fit its decks and box")
         st.box = tuple(sorted(box))
         flexible = rng.shuffled(events + either)
         split = len(own_slots) - len(mine)
@@ -233,16 +234,15 @@ class _Rebuild:
         def from_known(cid: str) -> int:
             uids = known.get(cid)
             if not uids:
-                raise ObservationError(f"{GAME}: the observation places a {cid!r} in seat {opp}'s deck that is "
-                                       "not among its revealed cards; pass an unmodified observation.")
+                raise _bad(f"the observation places a {cid!r} in seat {opp}'s deck that is not among its "
+                           "revealed cards")
             return uids.pop(0)
 
         rv = self.reveal
         if rv is not None and not self.effects:     # capture, protect: the Played cards are still up
             for pos, cid in zip(rv["positions"][opp], rv["played"][opp]):
                 if pos > len(up) or up[pos - 1] >= 0:
-                    raise ObservationError(f"{GAME}: the observation's Played cards do not fit seat {opp}'s "
-                                           "deck; pass an unmodified observation.")
+                    raise _bad(f"the observation's Played cards do not fit seat {opp}'s deck")
                 up[pos - 1] = from_known(cid)
         if self.effects and rv is not None:         # the Played cards went down together, then the Discards
             self.played_down(rv, down, from_known)
@@ -250,19 +250,16 @@ class _Rebuild:
             first = view["discarding"]
             for k, cid in enumerate(first["cards"], start=first["start"]):
                 if k >= len(down):
-                    raise ObservationError(f"{GAME}: the cards being ordered lie beyond seat {opp}'s deck; pass an "
-                                           "unmodified observation.")
+                    raise _bad(f"the cards being ordered lie beyond seat {opp}'s deck")
                 if cid is None:
                     if down[k] < 0:
                         if not unseen:
-                            raise ObservationError(f"{GAME}: more unseen cards go down than seat {opp} has; pass an "
-                                                   "unmodified observation.")
+                            raise _bad(f"more unseen cards go down than seat {opp} has")
                         down[k] = unseen.pop(rng.below(len(unseen)))
                 elif down[k] < 0:
                     down[k] = from_known(cid)
                 elif ids[down[k]] != cid:
-                    raise ObservationError(f"{GAME}: the cards being ordered contradict the Played cards; pass an "
-                                           "unmodified observation.")
+                    raise _bad("the cards being ordered contradict the Played cards")
         rest = [u for uids in known.values() for u in uids]
         if self.phase == PLAY and st.announced[opp] is not None:
             rest, unseen = self.announced_card(up, rest, unseen)
@@ -270,8 +267,7 @@ class _Rebuild:
         free_down = [k for k, u in enumerate(down) if u < 0]
         shown_events = [u for u in rest if is_event[u]]
         if len(shown_events) > len(free_down):
-            raise ObservationError(f"{GAME}: seat {opp}'s revealed Events do not fit its face-down cards; pass an "
-                                   "unmodified observation.")
+            raise _bad(f"seat {opp}'s revealed Events do not fit its face-down cards")
         for k, u in zip(rng.shuffled(free_down), shown_events):
             down[k] = u
         rest = [u for u in rest if not is_event[u]] + unseen
@@ -287,7 +283,7 @@ class _Rebuild:
         taken = set(chosen)
         others = rng.shuffled([u for u in rest if not is_event[u]])
         if len(others) != len(slots) - len(taken):
-            raise ObservationError(f"{GAME}: seat {opp}'s cards do not fit its deck; pass an unmodified observation.")
+            raise _bad(f"seat {opp}'s cards do not fit its deck")
         for i, (lst, k) in enumerate(slots):
             if i not in taken:
                 lst[k] = others.pop()
@@ -306,8 +302,7 @@ class _Rebuild:
             cards.pop(0)
         start = len(down) - rv["discarded"][opp] - len(cards)
         if start < 0:
-            raise ObservationError(f"{GAME}: seat {opp}'s Played cards do not fit its face-down cards; pass an "
-                                   "unmodified observation.")
+            raise _bad(f"seat {opp}'s Played cards do not fit its face-down cards")
         pending = self.view["discarding"]
         groups = [(pending["seat"], pending["start"], len(pending["cards"]))] + [tuple(g) for g in pending["later"]]
         if (opp, start, len(cards)) not in groups:
@@ -323,8 +318,7 @@ class _Rebuild:
         text = self.st.announced[self.opp]
         pool = [u for u in rest + unseen if cards[u].trick is not None and cards[u].trick.text == text]  # type: ignore[union-attr]
         if not pool or not up:
-            raise ObservationError(f"{GAME}: seat {self.opp} announced {text!r} but has no such card to hold; pass an "
-                                   "unmodified observation.")
+            raise _bad(f"seat {self.opp} announced {text!r} but has no such card to hold")
         uid = pool[self.rng.below(len(pool))]
         trick = cards[uid].trick
         assert trick is not None
@@ -335,8 +329,7 @@ class _Rebuild:
                 places = [p for p in rigged if up[p] < 0]
         place = places[self.rng.below(len(places))] if places else 0
         if up[place] >= 0:
-            raise ObservationError(f"{GAME}: seat {self.opp}'s announced trick does not fit its Top Card; pass an "
-                                   "unmodified observation.")
+            raise _bad(f"seat {self.opp}'s announced trick does not fit its Top Card")
         up[place] = uid
         self.st.pre_uid[self.opp] = uid
         return [u for u in rest if u != uid], [u for u in unseen if u != uid]
@@ -398,8 +391,7 @@ class _Rebuild:
                 queue.append((s, PROTECT))
         here = (st.movers[0], self.phase)
         if here not in queue:
-            raise ObservationError(f"{GAME}: seat {here[0]} is asked a Step 5 question its tricks do not give; pass "
-                                   "an unmodified observation.")
+            raise _bad(f"seat {here[0]} is asked a Step 5 question its tricks do not give")
         st.queue = tuple(queue[queue.index(here):])
 
     def own_announced(self, text: str) -> int:
@@ -410,8 +402,7 @@ class _Rebuild:
             trick = cards[uid].trick
             if trick is not None and trick.text == text:
                 return uid
-        raise ObservationError(f"{GAME}: seat {self.seat} announced {text!r} but holds no such card on top; pass an "
-                               "unmodified observation.")
+        raise _bad(f"seat {self.seat} announced {text!r} but holds no such card on top")
 
     def played_uids(self, s: int, rv: Mapping[str, Any], limbo: list[int]) -> tuple[int, ...]:
         """This round's Played cards of seat ``s``: up where they were Played; once Step 5's

@@ -19,6 +19,7 @@ from referee.games.oddball_aeronauts.decks import default_deck
 
 from ..bot import Bot, MatchInfo, RandomBot
 from ..observation import Observation as BaseObservation
+from ..search import BossBot as SearchBoss
 
 
 def card(card_id: str) -> Card:
@@ -366,6 +367,24 @@ def _strength(card_id: str | None) -> float:
     return max(c.levels) + 0.1 * sum(c.bonuses)
 
 
-HOUSE_BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+def _face_up_share(state: Any, seat: int) -> float:
+    """An unfinished game's worth to ``seat``: its share of the face-up cards that count
+    (Events do not), which is what ends the game when one side has none."""
+    mine, theirs = (sum(1 for uid in state.up[s] if not state.table.is_event[uid]) for s in (seat, 1 - seat))
+    return 0.5 if mine + theirs == 0 else mine / (mine + theirs)
 
-__all__ = ["HOUSE_BOTS", "SKILLS", "DeckView", "Hand", "HeuristicBot", "Observation", "card"]
+
+class BossBot(SearchBoss):
+    """The house boss: searches every decision with the forward model, the heuristic
+    playing both seats of its playouts (skyarena.search)."""
+
+    heuristic = HeuristicBot
+    horizon = 120                    # a game can run to hundreds of decisions: play on this far, then estimate
+
+    def estimate(self, state: Any, seat: int) -> float:
+        return _face_up_share(state, seat)
+
+
+HOUSE_BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot, "boss": BossBot}
+
+__all__ = ["BossBot", "HOUSE_BOTS", "SKILLS", "DeckView", "Hand", "HeuristicBot", "Observation", "card"]

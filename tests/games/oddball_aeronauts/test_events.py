@@ -135,8 +135,8 @@ def test_flash_storms_two_discards_go_down_in_the_order_their_owner_chooses() ->
     state = game([RC, FLASH, HS, DH, GDC, GDC], [TR, WD, LO, BF], settled=False)
     assert state.to_move() == (0,) and state.observation(0)["phase"] == "discard"
     assert legal(state, 0) == ["discard 1,2", "discard 2,1"]
-    assert state.observation(0)["discarding"] == {"seat": 0, "cards": [RC, HS]}
-    assert state.observation(1)["discarding"] == {"seat": 0, "cards": [None, None]}
+    assert state.observation(0)["discarding"] == {"seat": 0, "cards": [RC, HS], "start": 0, "later": []}
+    assert state.observation(1)["discarding"] == {"seat": 0, "cards": [None, None], "start": 0, "later": []}
     state.apply({0: "discard 2,1"})
     assert down(state, 0) == [HS, RC, FLASH] and state.observation(0)["phase"] == "announce"
     assert state.to_move() == (state.lead,)

@@ -136,7 +136,8 @@ def test_discarded_played_cards_go_down_in_the_order_their_owner_chooses() -> No
     assert state.to_move() == (0,) and state.observation(1)["phase"] == "discard"
     assert legal(state, 0) == ["discard 1,2,3", "discard 1,3,2", "discard 2,1,3", "discard 2,3,1",
                                "discard 3,1,2", "discard 3,2,1"]
-    assert state.observation(1)["discarding"] == {"seat": 0, "cards": [DH, GDC, RC]}   # Played: seen by both
+    assert state.observation(1)["discarding"] == {"seat": 0, "cards": [DH, GDC, RC], "start": 0,  # Played: seen by both
+                                                  "later": []}
     assert state.observation(1)["reveal"]["winner"] == 1
     state.apply({0: "discard 3,1,2"})
     assert down(state, 0) == [RC, DH, GDC] and state.rnd == 2
@@ -158,11 +159,14 @@ def test_a_guns_losers_extra_discards_are_ordered_by_the_loser_unseen_by_the_win
     announce(state, "guns", "sailing")
     play(state, "play 1+2+3", "play 1", settled=False)      # Guns 8 against Sailing 5
     assert state.to_move() == (0,) and legal(state, 0)[0] == "discard 1,2,3"
+    # Everyone sees which cards went down together, and so which orders are still to come.
+    assert state.observation(1)["discarding"]["later"] == [[1, 2, 2]]
+    assert state.observation(1)["reveal"]["discarded"] == [0, 2]
     state.apply({0: "discard 1,2,3"})
     # The loser's next two cards (Wind Dancer, Lookout) go down together: its choice.
     assert state.to_move() == (1,) and legal(state, 1) == ["discard 1,2", "discard 2,1"]
-    assert state.observation(1)["discarding"] == {"seat": 1, "cards": [WD, LO]}
-    assert state.observation(0)["discarding"] == {"seat": 1, "cards": [None, None]}
+    assert state.observation(1)["discarding"] == {"seat": 1, "cards": [WD, LO], "start": 2, "later": []}
+    assert state.observation(0)["discarding"] == {"seat": 1, "cards": [None, None], "start": 2, "later": []}
     state.apply({1: "discard 2,1"})
     assert down(state, 1) == [SG, TR, LO, WD]
 
@@ -173,7 +177,7 @@ def test_copies_the_opponent_has_not_seen_still_ask_so_asking_reveals_nothing() 
     play(state, "play 1+2+3", "play 1", settled=False)
     state.apply({0: "discard 1,2,3"})
     assert state.to_move() == (1,) and legal(state, 1) == ["discard 1,2"]   # two Bilge Fiends: one order
-    assert state.observation(0)["discarding"] == {"seat": 1, "cards": [None, None]}
+    assert state.observation(0)["discarding"] == {"seat": 1, "cards": [None, None], "start": 1, "later": []}
 
 
 # ----- Steps 4 and 5: totals and the Win Effects -----------------------------------------------
