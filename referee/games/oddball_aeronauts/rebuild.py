@@ -115,7 +115,7 @@ class _Rebuild:
         own_slots = self.own_deck()
         limbo = self.limbo()
         revealed = Counter(view["decks"][opp]["revealed"])
-        unknown = self.unknown(revealed, own_slots, limbo)
+        unknown = self.unknown(revealed, own_slots)
         self.opponent_deck(revealed, unknown)
         self.decisions(limbo)
         self.seen(limbo)
@@ -182,9 +182,10 @@ class _Rebuild:
         return out
 
     # ----- what nobody shows --------------------------------------------------------------------
-    def unknown(self, revealed: Counter[str], own_slots: list[int], limbo: list[int]) -> list[int]:
-        """Deal the cards the view does not place: the seat's never-seen slots and the box;
-        returns the other deck's unseen cards (uids)."""
+    def unknown(self, revealed: Counter[str], own_slots: list[int]) -> list[int]:
+        """Deal the cards the view does not place (the table less every card taken so far and
+        the other deck's revealed ones): the seat's never-seen slots get its own deck's cards
+        and unseen Events, the box unseen Events; returns the other deck's unseen cards."""
         st, view, rng = self.st, self.view, self.rng
         for cid, n in revealed.items():
             if len(self.free.get(cid, ())) < n:
@@ -224,6 +225,9 @@ class _Rebuild:
 
     # ----- the other deck ---------------------------------------------------------------------
     def opponent_deck(self, revealed: Counter[str], unseen: list[int]) -> None:
+        """The other deck: first what the view places (this round's Played cards, the cards
+        being ordered, the announced card), then revealed Events face down, unseen Events
+        out of the top 3, and the rest in a random order."""
         st, view, opp, rng = self.st, self.view, self.opp, self.rng
         is_event = self.table.is_event
         ids = self.table.ids

@@ -246,6 +246,9 @@ def test_capture_takes_the_opponents_top_card_instead_of_the_win_effect(place: s
     assert down(state, 1) == [SG, MOLLY, WD]
     assert up(state, 0) == [HS, DH, GDC] and down(state, 0) == []
     assert last(state)["captured"] == {"seat": 1, "card": RC, "place": place}
+    # The captured card changed decks in the open: everyone knows it is in seat 1's now.
+    assert state.public_view()["decks"][1]["revealed"] == sorted([MOLLY, WD, RC])
+    assert state.public_view()["decks"][0]["revealed"] == []
 
 
 def test_capture_of_a_player_who_played_no_card_takes_its_top_card() -> None:

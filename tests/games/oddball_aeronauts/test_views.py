@@ -32,6 +32,9 @@ def test_played_cards_are_revealed_and_discarded_cards_stay_known_to_their_owner
     assert obs1["hand"]["down"] == [TR, WD, LO]           # its own Played card and the two it Discarded
     assert state.observation(0)["hand"]["down"] == [RC, HS]
     assert WD not in _text(state.observation(0))          # the loser's extra Discards are not shown
+    # Everyone remembers which cards were shown, and so which deck each is in now, not where.
+    for view in (state.observation(0), obs1, state.public_view()):
+        assert view["decks"][0]["revealed"] == sorted([RC, HS]) and view["decks"][1]["revealed"] == [TR]
 
 
 def test_the_other_seats_choices_stay_hidden_until_revealed() -> None:
