@@ -10,7 +10,8 @@ cards it has seen, in place. Drawn here, from the table less every card the view
 - the other deck: its revealed cards (revealed Events face down, as Recover skips them)
   and its unseen cards, in a random order, no unseen Event in its top three (Step 1 would
   have shown it) unless a Rig this round may have brought one up; the Played cards, a card
-  whose trick was announced, and the cards being ordered stay where the view puts them;
+  whose trick was announced, the cards being ordered, and a top card known from last
+  round's Step 5 (Protected, or captured to the top) stay where the view puts them;
 - the box: unseen Events.
 
 What the view does not tell, and a sample therefore guesses: where the other seat's
@@ -264,6 +265,9 @@ class _Rebuild:
                     down[k] = from_known(cid)
                 elif ids[down[k]] != cid:
                     raise _bad("the cards being ordered contradict the Played cards")
+        for pos, cid in self.known_top():
+            if pos < len(up) and up[pos] < 0 and known.get(cid):
+                up[pos] = from_known(cid)
         rest = [u for uids in known.values() for u in uids]
         if self.phase == PLAY and st.announced[opp] is not None:
             rest, unseen = self.announced_card(up, rest, unseen)
@@ -320,6 +324,12 @@ class _Rebuild:
         trick goes there."""
         cards = self.table.cards
         text = self.st.announced[self.opp]
+        if up and up[0] >= 0:             # its Top Card is known (Protected or captured last round)
+            known = cards[up[0]].trick
+            if known is None or known.text != text:
+                raise _bad(f"seat {self.opp} announced {text!r}, which its known Top Card does not carry")
+            self.st.pre_uid[self.opp] = up[0]
+            return rest, unseen
         pool = [u for u in rest + unseen if cards[u].trick is not None and cards[u].trick.text == text]  # type: ignore[union-attr]
         if not pool or not up:
             raise _bad(f"seat {self.opp} announced {text!r} but has no such card to hold")
@@ -337,6 +347,31 @@ class _Rebuild:
         up[place] = uid
         self.st.pre_uid[self.opp] = uid
         return [u for u in rest if u != uid], [u for u in unseen if u != uid]
+
+    def known_top(self) -> list[tuple[int, str]]:
+        """The other seat's top cards everyone knows from last round's Step 5, until this
+        round's Step 3 moves them: a Protected card is its Top Card, a card it captured to the
+        top lies next (or on top). A Step 1 Event that made it Discard, or a Rig of its Top
+        Card, leaves them unknown."""
+        last, opp = self.view["last_round"], self.opp
+        if last is None or self.reveal is not None or last["round"] != self.view["round"] - 1:
+            return []
+        text = self.st.announced[opp]
+        if self.phase == PLAY and text is not None:
+            trick = self.table.cards[self.by_text[text]].trick
+            if trick is not None and trick.kind == "rig" and 1 in trick.positions:
+                return []
+        for entry in self.view["events"]:
+            event = self.table.cards[self.by_id[entry["event"]]].event
+            if entry.get("taker") == opp and event is not None and event.effect == "discard" and entry.get("done"):
+                return []
+        out: list[tuple[int, str]] = []
+        if last["protected"][opp] is not None:
+            out.append((0, last["protected"][opp]))
+        captured = last["captured"]
+        if captured is not None and captured["seat"] == opp and captured["place"] == "top":
+            out.append((len(out), captured["card"]))
+        return out
 
     def rigged_up(self, seat: int) -> bool:
         """Whether a Rig this round may have brought a card from below the top 3 into it."""

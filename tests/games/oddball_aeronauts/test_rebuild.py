@@ -84,6 +84,23 @@ def test_the_other_seats_announced_trick_is_on_its_top_cards() -> None:
     assert checked >= 3
 
 
+def test_a_card_the_other_seat_protected_is_its_top_card_next_round() -> None:
+    """Public history beyond the view's current round: a card Protected last round is the
+    Top Card now (Step 1 made nobody Discard): the truth has it there, and so does every sample."""
+    checked = 0
+    for k, state in enumerate(positions()):
+        view = state.observation(0)
+        last = view["last_round"]
+        if view["phase"] != "announce" or last is None or last["protected"][1] is None \
+                or any(e.get("taker") == 1 and e.get("done") for e in view["events"]):
+            continue
+        assert state.table.ids[state.up[1][0]] == last["protected"][1]
+        for j in range(4):
+            assert rebuilt(state, 0, j).table.ids[rebuilt(state, 0, j).up[1][0]] == last["protected"][1]
+        checked += 1
+    assert checked >= 2
+
+
 def test_a_sample_plays_on_like_the_engine() -> None:
     """Samples from every decision of a game play to the end with the engine's own rules."""
     for k, state in enumerate(positions(seeds=range(2))):
