@@ -88,7 +88,7 @@ def test_a_card_the_other_seat_protected_is_its_top_card_next_round() -> None:
     """Public history beyond the view's current round: a card Protected last round is the
     Top Card now (Step 1 made nobody Discard): the truth has it there, and so does every sample."""
     checked = 0
-    for k, state in enumerate(positions()):
+    for state in positions():
         view = state.observation(0)
         last = view["last_round"]
         if view["phase"] != "announce" or last is None or last["protected"][1] is None \
@@ -96,7 +96,8 @@ def test_a_card_the_other_seat_protected_is_its_top_card_next_round() -> None:
             continue
         assert state.table.ids[state.up[1][0]] == last["protected"][1]
         for j in range(4):
-            assert rebuilt(state, 0, j).table.ids[rebuilt(state, 0, j).up[1][0]] == last["protected"][1]
+            sample = rebuilt(state, 0, j)
+            assert sample.table.ids[sample.up[1][0]] == last["protected"][1]
         checked += 1
     assert checked >= 2
 
