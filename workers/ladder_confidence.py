@@ -55,13 +55,11 @@ def contestants(versions: Sequence[LadderVersion]) -> list[Contestant]:
     return [Contestant(v.version_id, v.rating, v.matches_played) for v in versions]
 
 
-def verdict_of(season: Season, players: int, versions: Sequence[LadderVersion], *, was_settled: bool) -> Verdict:
-    """The settled verdict of a ladder of ``season`` from what the matchmaker knows of its versions
-    (``was_settled``: the ladder is settled as recorded at the last pass)."""
+def verdict_of(season: Season, players: int, versions: Sequence[LadderVersion]) -> Verdict:
+    """The settled verdict of a ladder of ``season`` from what the matchmaker knows of its versions."""
     rules = season.matchmaking
     return settle_verdict(contestants(versions), season.rating, top=rules.settle_top,
-                          probability=rules.settle_probability, placement=rules.placement_matches, players=players,
-                          was_settled=was_settled)
+                          probability=rules.settle_probability, placement=rules.placement_matches, players=players)
 
 
 def record_verdict(conn: Conn, ladder_id: int, verdict: Verdict) -> None:
@@ -72,10 +70,9 @@ def record_verdict(conn: Conn, ladder_id: int, verdict: Verdict) -> None:
 def ladder_settling(conn: Conn, season: Season, players: int) -> dict[str, Any]:
     """The verdict of one ladder, JSON-ready: settled, since when, the pairs, the estimate and its text."""
     ladder_id = season.ladders[players]
-    since = settled_at(conn, ladder_id)
-    verdict = verdict_of(season, players, ladder_versions(conn, ladder_id, season.rating),
-                         was_settled=since is not None)
+    verdict = verdict_of(season, players, ladder_versions(conn, ladder_id, season.rating))
     rate = match_rate_per_hour(conn, ladder_id) if season.state == "active" else None
+    since = settled_at(conn, ladder_id)
     return {"settled": verdict.settled, "settled_at": since.isoformat() if since else None,
             "top": verdict.top, "probability": verdict.probability, "pairs": list(verdict.pairs),
             "in_placement": verdict.in_placement, "matches_needed": verdict.matches_needed,

@@ -30,7 +30,7 @@ from workers.ladder_confidence import record_verdict, verdict_of
 from workers.matchmaking import LadderVersion, plan_matches
 from workers.store import Database
 from workers.store.database import Conn
-from workers.store.ladders import matches_created_since, settled_at
+from workers.store.ladders import matches_created_since
 from workers.store.leagues import ladder_leagues, season_leagues
 from workers.store.scheduling import (
     SEED_RANGE,
@@ -67,7 +67,7 @@ def schedule_season(db: Database, season_id: int, matches_in_flight: int) -> Sch
         for players, ladder_id in sorted(season.ladders.items()):
             scheduling_lock(conn, ladder_id)
             versions = ladder_versions(conn, ladder_id, season.rating)
-            verdict = verdict_of(season, players, versions, was_settled=settled_at(conn, ladder_id) is not None)
+            verdict = verdict_of(season, players, versions)
             record_verdict(conn, ladder_id, verdict)
             in_flight = in_flight_seats(conn, ladder_id)
             room = None

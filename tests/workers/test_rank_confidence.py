@@ -15,14 +15,10 @@ from workers.matchmaking import (
     plan_matches,
 )
 from workers.rank_confidence import (
-    PRECISION_GAIN,
     Contestant,
     adjacent_probabilities,
-    floor_reached_after,
-    floor_variance,
     outrank_probability,
     rank_intervals,
-    rating_memory,
     settle_verdict,
 )
 from workers.ratings import Rating, RatingParameters, SeatResult, rate_free_for_all
@@ -162,29 +158,3 @@ def test_no_two_seeking_matches_of_a_plan_repeat_a_pair_while_another_waits() ->
     plan = plan_matches(versions, [], 2, 3, seed=1, params=MatchmakingParameters(seek_share=1.0, max_in_flight=3))
     pairs = [frozenset(m.seats) for m in plan.matches]
     assert len(pairs) == 3 and len(set(pairs)) == 3
-
-
-def test_the_drift_floor_is_where_a_match_removes_what_tau_added() -> None:
-    v = floor_variance(PARAMS)
-    w = v + PARAMS.tau ** 2
-    assert math.isclose(w * (1 - PRECISION_GAIN * w / (2 * PARAMS.beta ** 2 + w)), v, rel_tol=1e-9)
-    assert 0.78 < math.sqrt(v) < 0.79                       # where the simulated ladders' σs stop falling
-    assert 80 < rating_memory(PARAMS) < 100 and 100 < floor_reached_after(PARAMS) < 120
-    final = RatingParameters(tau=0.0)
-    assert floor_variance(final) == 0.0 and rating_memory(final) == math.inf
-
-
-def test_a_pair_long_at_the_floor_must_clear_more_to_settle_and_then_need_only_hold_p() -> None:
-    gap = 1.1 * 1.75   # P(a > b) ≈ 0.96 at σ = 0.78 each
-    pair = [Rating(40.0 + gap, 0.78), Rating(40.0, 0.78)]
-    young = settle_verdict([Contestant(1, pair[0], 60), Contestant(2, pair[1], 60)], PARAMS, top=1)
-    assert young.settled and young.needs == (0.95,) and 0.955 < young.pairs[0] < 0.97
-    # Four ratings' memories of matches after its descent, the same reading is one look of five: it must
-    # clear 0.99.
-    at_floor = floor_reached_after(PARAMS) + round(4 * rating_memory(PARAMS))
-    old = [Contestant(1, pair[0], at_floor), Contestant(2, pair[1], at_floor + 50)]
-    late = settle_verdict(old, PARAMS, top=1)
-    assert not late.settled and late.open_pairs == 1 and math.isclose(late.needs[0], 0.99, abs_tol=1e-4)
-    assert late.matches_needed > 0 and "1 of 1 pairs at the top not yet ordered" in late.text()
-    assert settle_verdict(old, PARAMS, top=1, was_settled=True).settled   # a settled ladder stays settled
-    assert settle_verdict(old, RatingParameters(tau=0.0), top=1).settled   # a final has no floor to wander at
