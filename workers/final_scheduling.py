@@ -26,14 +26,15 @@ from workers.store.seasons import Season, close_season
 
 
 def final_verdict(conn: Conn, season: Season, players: int) -> Verdict:
-    """The final ladder's verdict: its top min(k, K − 1) ordered with probability p (no placement)."""
+    """The final ladder's verdict: its top min(k, K − 1) in its whole order with probability p (no placement;
+    the standings a final freezes ask more than a season's per-pair verdict, `workers.rank_confidence`)."""
     ladder_id = season.final_ladders[players]
     rows = conn.execute("SELECT version_id, mu, sigma, matches FROM ratings WHERE ladder_id = %s",
                         (ladder_id,)).fetchall()
     rules = season.matchmaking
     return settle_verdict([Contestant(r["version_id"], Rating(r["mu"], r["sigma"]), r["matches"]) for r in rows],
                           ladder_rating(conn, ladder_id, season), top=min(rules.settle_top, len(rows) - 1),
-                          probability=rules.settle_probability, players=players)
+                          probability=rules.settle_probability, players=players, whole_order=True)
 
 
 def schedule_finals(conn: Conn, season: Season) -> list[str]:

@@ -16,21 +16,22 @@ uncertain. Three figures follow from it:
   (``PRECISION_GAIN``) until each open pair's combined σ is small enough for its μ gap.
 
 The verdict is per pair, as the issue defines it, so the top k's whole order is right with
-probability about p^k when every pair sits at the line, and a season looks at it after every
-pass. With τ > 0 a σ stops at a floor, and two close versions' μs then wander past each
-other: in `bench/ladder_sim.py --settle` (40 bots, k = 3, p = 0.95), 0 of 14 ladders settled
-wrong within 6,000 matches, 2 of 18 within 12,000 (both near-ties at the floor). Stricter rules
-were tried (p raised with each rating memory spent at the floor, or the verdict held for a
-stretch first): they removed those two but left 11 to 15 of 20 ladders never settled, since at
-the floor the pairs hover just above p. An organiser who wants the order itself at p sets
-p^(1/k) (0.983 for k = 3); a final (τ = 0, no floor) settles what a drifting season cannot.
+probability about p^k when every pair sits at the line, and a ladder is looked at after every
+pass. In `bench/ladder_sim.py --settle` (40 bots, k = 3, p = 0.95) no ladder settled wrong
+within 6,000 matches at the season's τ (14 settled), but 2 of 18 did at τ = 0, and 2 of 18 at
+the season's τ given 12,000. A final therefore asks more (``whole_order``): the product of its
+pairs' probabilities must reach p. In the same simulation at τ = 0 that settled 16 ladders of
+20 within 6,000 matches, none wrong. Per-pair stays the seasons' rule: at τ > 0 the σs stop at
+a floor where the pairs hover just above p, and every stricter rule tried (the whole order,
+p raised per rating memory spent at the floor, the verdict held for a stretch) left 11 to 15 of
+20 ladders never settled. An organiser who wants more of a season's verdict raises p.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import NormalDist
 
 import numpy as np
@@ -104,14 +105,22 @@ class Verdict:
     pairs: tuple[float, ...]          # P(outranks the next) for each adjacent pair within the top k + 1
     in_placement: int                 # active versions still in their placement matches
     matches_needed: int               # an estimate; 0 when settled
+    whole_order: bool = False         # p is for the top k's whole order (a final's), not for each pair
+
+    @property
+    def pair_threshold(self) -> float:
+        """What each pair must reach: p, or for the whole order p^(1/pairs) (then their product is p)."""
+        return self.probability ** (1 / len(self.pairs)) if self.whole_order and self.pairs else self.probability
 
     @property
     def open_pairs(self) -> int:
-        return sum(1 for q in self.pairs if q < self.probability)
+        return sum(1 for q in self.pairs if q < self.pair_threshold)
 
     def text(self, matches_per_hour: float | None = None) -> str:
         """"settled" or "not yet: about N more matches" (with the time at the current rate, if known)."""
         if self.settled:
+            if self.whole_order:
+                return f"settled: the order of the top {self.top} holds with probability ≥ {self.probability:g}"
             return f"settled: the top {self.top} is ordered with probability ≥ {self.probability:g}"
         if len(self.pairs) == 0:
             return "not yet: fewer than two versions have played"
@@ -132,15 +141,21 @@ def ladder_order(contestants: Sequence[Contestant]) -> list[Contestant]:
 
 def settle_verdict(contestants: Sequence[Contestant], params: RatingParameters, *, top: int = DEFAULT_SETTLE_TOP,
                    probability: float = DEFAULT_SETTLE_PROBABILITY, placement: int = 0,
-                   players: int = 2) -> Verdict:
-    """The verdict on the ladder of these versions (any order); ``placement`` matches make a version placed."""
+                   players: int = 2, whole_order: bool = False) -> Verdict:
+    """The verdict on the ladder of these versions (any order); ``placement`` matches make a version placed;
+    ``whole_order``: settled only when the product of the pairs' probabilities (the top's whole order,
+    the pairs taken as independent) reaches p."""
     ordered = ladder_order(contestants)
     head = [c.rating for c in ordered[:top + 1]]
     pairs = tuple(adjacent_probabilities(head))
     in_placement = sum(1 for c in contestants if c.matches < placement)
-    settled = len(pairs) >= 1 and in_placement == 0 and all(q >= probability for q in pairs)
-    needed = 0 if settled else _matches_needed(ordered, head, pairs, probability, params, placement, players)
-    return Verdict(settled, top, probability, pairs, in_placement, needed)
+    ordered_enough = math.prod(pairs) >= probability if whole_order else all(q >= probability for q in pairs)
+    settled = len(pairs) >= 1 and in_placement == 0 and ordered_enough
+    verdict = Verdict(settled, top, probability, pairs, in_placement, 0, whole_order)
+    if settled:
+        return verdict
+    return replace(verdict, matches_needed=_matches_needed(ordered, head, pairs, verdict.pair_threshold, params,
+                                                           placement, players))
 
 
 def _matches_needed(ordered: Sequence[Contestant], head: Sequence[Rating], pairs: Sequence[float], probability: float,

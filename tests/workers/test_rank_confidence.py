@@ -158,3 +158,16 @@ def test_no_two_seeking_matches_of_a_plan_repeat_a_pair_while_another_waits() ->
     plan = plan_matches(versions, [], 2, 3, seed=1, params=MatchmakingParameters(seek_share=1.0, max_in_flight=3))
     pairs = [frozenset(m.seats) for m in plan.matches]
     assert len(pairs) == 3 and len(set(pairs)) == 3
+
+
+def test_a_whole_order_verdict_asks_the_product_of_the_pairs_to_reach_p() -> None:
+    gap = 1.75 * math.hypot(0.8, 0.8)    # each adjacent pair ordered with probability ≈ 0.96
+    ladder = [Contestant(v, Rating(40.0 - v * gap, 0.8), 50) for v in range(4)]
+    per_pair = settle_verdict(ladder, PARAMS, top=3, probability=0.95)
+    whole = settle_verdict(ladder, PARAMS, top=3, probability=0.95, whole_order=True)
+    assert per_pair.settled and all(0.955 < q < 0.965 for q in per_pair.pairs)
+    assert not whole.settled and whole.open_pairs == 3 and whole.matches_needed > 0   # 0.96³ < 0.95
+    assert math.isclose(whole.pair_threshold, 0.95 ** (1 / 3))
+    wider = [Contestant(v, Rating(40.0 - v * 2 * gap, 0.8), 50) for v in range(4)]
+    assert settle_verdict(wider, PARAMS, top=3, probability=0.95, whole_order=True).text() == (
+        "settled: the order of the top 3 holds with probability ≥ 0.95")
