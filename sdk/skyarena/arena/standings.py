@@ -33,7 +33,10 @@ def command(season: str, limit: int, address: str | None, token: str | None, as_
         table = Table("#", "rank 90 %", "bot",
                       # whose bot it is must survive a narrow terminal: the other columns give way first
                       Column("account", no_wrap=True, min_width=max(len(row.account) for row in ladder.rows)),
-                      "version", *(["league"] if leagues else []), "μ − 3σ", "μ", "σ", "P > next", "matches",
+                      "version",
+                      *([Column("league", no_wrap=True, min_width=max(len(league_text(row.league, row.boss))
+                                                                     for row in ladder.rows))] if leagues else []),
+                      "μ − 3σ", "μ", "σ", "P > next", "matches",
                       title=f"{title}: {ladder.settling.text}" if ladder.settling.text else title)
         for row in ladder.rows:
             league = [league_text(row.league, row.boss)] if leagues else []
