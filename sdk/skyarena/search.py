@@ -1,16 +1,25 @@
 """The boss: a determinised Monte Carlo search over the forward model, with the house
-heuristic as its playout policy.
+heuristic as its playout policy and paired playouts among a few candidate actions.
 
 Why this search. Each iteration draws a fresh full state from the seat's observation
 (``Bot.sample_state``: determinisation per iteration, so no single guess of the hidden
-cards is trusted), tries one of the seat's legal actions there, and plays the rest of
-the game (or a fixed number of decisions, then an estimate) with every seat played by the
-game's ``heuristic`` bot. The root chooses which action to try next by UCB1. Random
-playouts were tried first and made a boss weaker than the heuristic itself: a random
-playout says how an action fares among players who do not play the game. Heuristic
-playouts say how it fares among the house bots, and the heuristic's own choice is the
-default, which the search overrules only when another action has clearly done better:
-so the boss is the heuristic with a look-ahead, never a worse guesser than it.
+cards is trusted) and plays every candidate action still in the running from a copy of
+that same state, the rest of the game (or a fixed number of decisions, then an estimate)
+played by the game's ``heuristic`` bot in every seat. The candidates are compared on the
+same draws (common random numbers): in these card and dice games most of a playout's
+outcome is the luck of the draw, and a paired difference cancels it, so a few dozen
+playouts separate two actions that a few hundred unpaired ones would not. Candidates
+that are clearly worse than the heuristic's choice are dropped as the evidence comes in
+(successive halving), so the time goes to the close calls.
+
+Random playouts were tried first and made a boss weaker than the heuristic itself: a
+random playout says how an action fares among players who do not play the game.
+Heuristic playouts say how it fares among the house bots, and the heuristic's own choice
+is the default, which the search overrules only when another action has clearly done
+better on the same draws: so the boss is the heuristic with a look-ahead, never a worse
+guesser than it. A playout is worth its place among the seats (a tie counts half) plus a
+little for its score margin (``score_scale``), so that two actions that both win (or both
+lose) are still told apart by how much.
 
 Full ISMCTS (a tree over information sets) would spend the few hundred playouts a second
 of these pure-Python engines on nodes deep in the tree that are each visited a handful of
@@ -34,26 +43,43 @@ from referee.games.core.errors import ObservationError
 from .bot import Bot, MatchInfo, bot_seed
 from .games import to_observation
 
-SHARE = 0.6             # of the time left in the move limit that the search may use
+SHARE = 0.7             # of the time left in the move limit that the search may use
 MARGIN_S = 0.03         # kept back for building and sending the answer...
 MARGIN_SHARE = 0.2      # ...or this share of the time left, when that is less (short test clocks)
 LOW_BANK_MOVES = 5      # a bank under this many move limits counts as running low
-HARD_SHARE = 0.25       # a playout may run past the budget by this share of it, then is dropped
-EXPLORE = 0.7           # UCB1 exploration constant (values are in [0, 1])
-OVERRULE = 0.02         # how much better than the heuristic's choice another must do, on average...
-EVIDENCE = 1.5          # ...plus this many standard errors of the difference of the two means
-MIN_VISITS = 3          # playouts of an action before its mean is compared
-VARIANCE_FLOOR = 0.05   # of a playout's value in [0, 1]
+HARD_SHARE = 0.15       # a playout may run past the budget by this share of it, then is dropped
+OVERRULE = 0.01         # how much better than the heuristic's choice another must do, on average...
+EVIDENCE = 1.5          # ...plus this many standard errors of the paired difference
+DROP = 1.0              # a candidate this many standard errors worse than the default is dropped
+MIN_PAIRS = 4           # paired playouts of a candidate before it is compared
+VARIANCE_FLOOR = 0.01   # of a paired difference of values in [0, 1]
+SHAPE = 0.3             # the score margin's share of a playout's value
 
 
-def rank_value(state: State, seat: int) -> float:
+def rank_value(state: State, seat: int, scale: float | None = None) -> float:
     """A finished game's worth to ``seat`` in [0, 1]: the share of the other seats it
-    finished ahead of (a tie counts half); for a co-operative game, its score."""
+    finished ahead of (a tie counts half), and with a ``scale`` a share ``SHAPE`` of it its
+    score margin over the others (squashed by ``scale`` points); for a co-operative game,
+    its score."""
     result = state.result()
     assert result is not None
     if spec(state.game).cooperative:
         return float(result.scores[seat])
-    return share_ahead([-r for r in result.ranks], seat)
+    place = share_ahead([-r for r in result.ranks], seat)
+    if scale is None:
+        return place
+    return (1 - SHAPE) * place + SHAPE * margin_value(result.scores, result.ranks, seat, scale)
+
+
+def margin_value(scores: Sequence[float], ranks: Sequence[int], seat: int, scale: float) -> float:
+    """``seat``'s score less the others' mean, in the direction the ranks read the scores
+    (lower is better in some games), squashed into [0, 1] by ``scale`` points."""
+    best = min(range(len(ranks)), key=lambda s: ranks[s])
+    worst = max(range(len(ranks)), key=lambda s: ranks[s])
+    sign = -1.0 if scores[best] < scores[worst] else 1.0
+    others = [s for i, s in enumerate(scores) if i != seat]
+    margin = sign * (scores[seat] - sum(others) / len(others))
+    return 0.5 + 0.5 * math.tanh(margin / scale)
 
 
 def share_ahead(scores: Sequence[float], seat: int) -> float:
@@ -79,6 +105,8 @@ class Playout:
     def choose(self, state: State, seat: int, legal: Sequence[Any] | None = None) -> Any:
         """The heuristic's action for ``seat`` in ``state`` (an action of ``legal``)."""
         actions = list(state.legal_actions(seat)) if legal is None else list(legal)
+        if len(actions) == 1:
+            return actions[0]
         answer = self.bots[seat].act(to_observation(self.game, state.observation(seat)), actions)
         return resolve(answer, actions)
 
@@ -106,15 +134,44 @@ def resolve(answer: Any, legal: Sequence[Any]) -> Any:
     return answer
 
 
+class Pairs:
+    """The paired differences of one candidate's playouts less the default's, on the same
+    draws: their count, sum and sum of squares."""
+
+    __slots__ = ("n", "total", "squares")
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.total = 0.0
+        self.squares = 0.0
+
+    def add(self, difference: float) -> None:
+        self.n += 1
+        self.total += difference
+        self.squares += difference * difference
+
+    def mean(self) -> float:
+        return self.total / self.n
+
+    def error(self) -> float:
+        """The standard error of the mean difference (a floor on the variance: a few equal
+        playouts do not make a certainty)."""
+        mean = self.mean()
+        variance = max(self.squares / self.n - mean * mean, VARIANCE_FLOOR) * self.n / max(1, self.n - 1)
+        return math.sqrt(variance / self.n)
+
+
 class BossBot(Bot):
     """Searches each decision within its clock (see the module's docstring). A game's boss
-    is this class with its ``heuristic`` and, for long games, ``horizon`` and ``estimate``."""
+    is this class with its ``heuristic`` and, for long games, ``horizon`` and ``estimate``;
+    ``ranked`` may order the candidates by the heuristic's own scores."""
 
     name = "boss"
     heuristic: ClassVar[type[Bot]]
     horizon: ClassVar[int] = 10_000     # playout decisions before the estimate takes over
     default_move_s: ClassVar[float] = 0.2
-    max_candidates: ClassVar[int] = 8
+    max_candidates: ClassVar[int] = 5
+    score_scale: ClassVar[float | None] = None   # points that make a clear margin (None: places only)
 
     def on_match_start(self, info: MatchInfo) -> None:
         self.playout = Playout(info.game, info, self.heuristic)
@@ -125,35 +182,37 @@ class BossBot(Bot):
         assert self.info is not None
         seat = self.info.seat
         legal = list(legal_actions)
-        default = legal.index(resolve(self.playout.bots[seat].act(observation, legal), legal))
         if len(legal) == 1:
             return 0
+        default = legal.index(resolve(self.playout.bots[seat].act(observation, legal), legal))
         budget = self.budget()
         stop = time.monotonic() + budget
         hard_stop = stop + HARD_SHARE * budget  # a playout still running then is dropped
         try:
-            first = self.sample_state(observation)
+            sample: State | None = self.sample_state(observation)
         except ObservationError:
             return default          # a position the game's forward model does not rebuild
-        candidates = self.candidates(len(legal), default)
-        visits = dict.fromkeys(candidates, 0)
-        totals = dict.fromkeys(candidates, 0.0)
-        squares = dict.fromkeys(candidates, 0.0)
+        challengers = [i for i in self.ranked(observation, legal, default) if i != default][:self.max_candidates - 1]
+        pairs = {index: Pairs() for index in challengers}
         texts = [str(a) for a in legal]
         done = 0
-        while time.monotonic() < stop:
-            choice = self.pick(candidates, visits, totals, done)
-            sample, first = (first, None) if first is not None else (self.sample_state(observation), None)
-            value = self.playout_value(sample, seat, texts[choice], hard_stop)
-            if value is None:
+        while challengers and time.monotonic() < stop:
+            state = sample if sample is not None else self.sample_state(observation)
+            sample = None
+            base = self.playout_value(state.clone(), seat, texts[default], hard_stop)
+            if base is None:
                 break
-            visits[choice] += 1
-            totals[choice] += value
-            squares[choice] += value * value
             done += 1
+            for index in challengers:
+                value = self.playout_value(state.clone(), seat, texts[index], hard_stop)
+                if value is None:
+                    break
+                done += 1
+                pairs[index].add(value - base)
+            challengers = [i for i in challengers if not self.hopeless(pairs[i])]
         self.rollouts += done
         self.searched += 1
-        return self.decide(default, visits, totals, squares)
+        return self.decide(default, pairs)
 
     def budget(self) -> float:
         clock = self.clock
@@ -165,19 +224,17 @@ class BossBot(Bot):
         share = SHARE if clock.bank_s >= LOW_BANK_MOVES * clock.move_s else SHARE / 2
         return max(0.0, share * left - min(MARGIN_S, MARGIN_SHARE * left))
 
-    def candidates(self, count: int, default: int) -> list[int]:
-        """The heuristic's choice first, then up to ``max_candidates - 1`` others."""
-        others = [i for i in range(count) if i != default]
-        if len(others) >= self.max_candidates:
-            others = self.random.sample(others, self.max_candidates - 1)
-        return [default, *others]
+    def ranked(self, observation: Any, legal: Sequence[Any], default: int) -> list[int]:
+        """The candidate actions best first (the default need not be among them): a game
+        whose heuristic scores its actions orders them by that score; here, a random order."""
+        others = list(range(len(legal)))
+        self.random.shuffle(others)
+        return others
 
-    def pick(self, candidates: list[int], visits: dict[int, int], totals: dict[int, float], done: int) -> int:
-        for index in candidates:
-            if not visits[index]:
-                return index
-        log_n = math.log(done)
-        return max(candidates, key=lambda i: totals[i] / visits[i] + EXPLORE * math.sqrt(log_n / visits[i]))
+    @staticmethod
+    def hopeless(pairs: Pairs) -> bool:
+        """A candidate that has done clearly worse than the default on the same draws."""
+        return pairs.n >= MIN_PAIRS and pairs.mean() + DROP * pairs.error() < 0
 
     def playout_value(self, state: State, seat: int, text: str, stop: float = math.inf) -> float | None:
         """The worth to ``seat`` of playing ``text`` in ``state`` and playing on; None if
@@ -192,7 +249,7 @@ class BossBot(Bot):
         if not self.playout.run(state, self.horizon, stop):
             return None
         if state.is_over():
-            return rank_value(state, seat)
+            return rank_value(state, seat, self.score_scale)
         return self.estimate(state, seat)
 
     def estimate(self, state: State, seat: int) -> float:
@@ -200,29 +257,17 @@ class BossBot(Bot):
         at ``horizon`` says how to judge the position there."""
         raise NotImplementedError(f"{type(self).__name__} stops playouts at a horizon but has no estimate()")
 
-    def decide(self, default: int, visits: dict[int, int], totals: dict[int, float],
-               squares: dict[int, float]) -> int:
-        """The heuristic's choice unless another action did better by more than the noise
-        of so few playouts: its mean beats the heuristic's by ``OVERRULE`` plus ``EVIDENCE``
-        standard errors of the difference. With a handful of playouts a move the boss is
-        the heuristic; the more it can play out, the more it overrules it."""
-        n0 = visits[default]
-        if n0 < MIN_VISITS:
-            return default
-        mean0, var0 = _moments(totals[default], squares[default], n0)
+    @staticmethod
+    def decide(default: int, pairs: dict[int, Pairs]) -> int:
+        """The heuristic's choice unless another action did better on the same draws by more
+        than the noise of so few playouts: its mean paired gain exceeds ``OVERRULE`` plus
+        ``EVIDENCE`` standard errors. With a handful of playouts a move the boss is the
+        heuristic; the more it can play out, the more it overrules it."""
         best, best_gain = default, 0.0
-        for index, n in visits.items():
-            if index == default or n < MIN_VISITS:
+        for index, diff in pairs.items():
+            if diff.n < MIN_PAIRS:
                 continue
-            mean, var = _moments(totals[index], squares[index], n)
-            gain = mean - mean0 - OVERRULE - EVIDENCE * math.sqrt(var / n + var0 / n0)
+            gain = diff.mean() - OVERRULE - EVIDENCE * diff.error()
             if gain > best_gain:
                 best, best_gain = index, gain
         return best
-
-
-def _moments(total: float, squares: float, n: int) -> tuple[float, float]:
-    """Mean and variance of n values from their sum and sum of squares (a floor on the
-    variance: two equal playouts do not make a certainty)."""
-    mean = total / n
-    return mean, max(squares / n - mean * mean, VARIANCE_FLOOR) * n / max(1, n - 1)

@@ -121,3 +121,33 @@ def test_the_boss_benchmark_reports_every_figure() -> None:
     oddball = run("--game", "oddball-aeronauts")["oddball-aeronauts"]["2p"]
     assert oddball["games"] == 2
     assert oddball["boss_win_rate_low"] <= oddball["boss_win_rate"] <= oddball["boss_win_rate_high"]
+
+
+def test_the_boss_overrules_the_heuristic_only_on_paired_evidence() -> None:
+    """A candidate replaces the heuristic's choice only when its playouts beat the default's
+    on the same draws by more than their noise; a clearly worse one is dropped early."""
+    from skyarena.search import BossBot as Search
+    from skyarena.search import Pairs
+
+    def pairs(differences: list[float]) -> Pairs:
+        out = Pairs()
+        for d in differences:
+            out.add(d)
+        return out
+
+    clear, noisy, worse = pairs([0.3, 0.25, 0.35, 0.3, 0.3, 0.28]), pairs([0.5, -0.5, 0.5, -0.4, 0.6, -0.5]), \
+        pairs([-0.5, -0.4, -0.6, -0.5])
+    assert Search.decide(0, {1: noisy}) == 0
+    assert Search.decide(0, {1: noisy, 2: clear}) == 2
+    assert Search.decide(0, {2: pairs([0.3, 0.3, 0.3])}) == 0     # too few pairs to judge
+    assert Search.hopeless(worse) and not Search.hopeless(noisy) and not Search.hopeless(clear)
+
+
+def test_a_playouts_worth_reads_the_score_margin_the_way_the_ranks_do() -> None:
+    """Two wins are told apart by their margin, whichever way the game counts points
+    (Skyjo Action: the lowest total wins)."""
+    from skyarena.search import margin_value
+
+    assert margin_value([90, 70], [0, 1], 0, 10.0) > margin_value([75, 70], [0, 1], 0, 10.0) > 0.5
+    assert margin_value([12, 30], [0, 1], 0, 10.0) > 0.5 > margin_value([12, 30], [0, 1], 1, 10.0)
+    assert margin_value([40, 40], [0, 0], 0, 10.0) == 0.5

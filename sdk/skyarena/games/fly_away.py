@@ -262,6 +262,16 @@ class HeuristicBot(Bot):
 
     # play: score each take under every anchor that survives it
     def _play(self, obs: Observation, legal: list[Action]) -> Action:
+        best: Action = legal[0]
+        best_value = float("-inf")
+        for action, value in zip(legal, self.play_values(obs, legal)):
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+    def play_values(self, obs: Observation, legal: Sequence[Action]) -> list[float]:
+        """The score of each take of ``legal`` (the play phase): what ``_play`` maximises,
+        and how the boss ranks its candidates. Call after ``act`` set the scoring values."""
         me = obs.me
         kept = [self._cards[SCORING_INDEX[k.id]] for k in me.kept or ()]
         # slot_value[s][sp]: points of one card of species sp at wedge slot s over the kept cards
@@ -285,8 +295,7 @@ class HeuristicBot(Bot):
             return total, spoiled
 
         anchors = {a: base(a) for a in me.anchors} if me.anchors is not None else None
-        best: Action = legal[0]
-        best_value = float("-inf")
+        values: list[float] = []
         for action in legal:
             assert isinstance(action, Take)
             group = GROUPS[action.group]
@@ -320,9 +329,8 @@ class HeuristicBot(Bot):
                     total += points + sum(c.no_card_points for i, c in enumerate(kept) if not spoiled >> i & 1)
             value = total / fits + extra + SET_WEIGHT * sum(min(n, 2) for n in new_counts)
             value += self.random.random() * 1e-6
-            if value > best_value:
-                best, best_value = action, value
-        return best
+            values.append(value)
+        return values
 
     # abilities: exact scoring; swaps are judged with the best flips that would follow
     def _ability(self, obs: Observation, legal: list[Action]) -> Action:
@@ -370,9 +378,20 @@ class HeuristicBot(Bot):
 
 class BossBot(SearchBoss):
     """The house boss: searches every decision with the forward model, the heuristic
-    playing every seat of its playouts (skyarena.search)."""
+    playing every seat of its playouts (skyarena.search); in the play phase its candidates
+    are the takes the heuristic scores best."""
 
     heuristic = HeuristicBot
+    score_scale = 10.0
+
+    def ranked(self, observation: Any, legal: Sequence[Any], default: int) -> list[int]:
+        obs = observation if isinstance(observation, Observation) else Observation.from_json(observation)
+        if obs.phase != "play":
+            return super().ranked(observation, legal, default)
+        heuristic = self.playout.bots[obs.seat if obs.seat is not None else 0]
+        assert isinstance(heuristic, HeuristicBot)
+        values = heuristic.play_values(obs, [_action(a) for a in legal])
+        return sorted(range(len(legal)), key=lambda i: -values[i])
 
 
 HOUSE_BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot, "boss": BossBot}

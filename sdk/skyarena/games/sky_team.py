@@ -325,7 +325,7 @@ class HeuristicBot(Bot):
         outlooks: dict[tuple[Any, ...], Any] = {}
         if obs.phase == "reroll":
             return self._choose_reroll(obs, legal, outlooks)
-        scores = [self._score(obs, action, outlooks) for action in legal]
+        scores = [self.score(obs, action, outlooks) for action in legal]
         best = max(scores)
         choices = [i for i, s in enumerate(scores) if s >= best - 1e-9]
         return choices[self.random.randrange(len(choices))]
@@ -347,7 +347,9 @@ class HeuristicBot(Bot):
         engines = b.engines_pilot if obs.seat == 0 else b.engines_copilot
         return [k for k, v in (("axis", axis), ("engines", engines)) if v is None and k != skip]
 
-    def _score(self, obs: Observation, action: Action, outlooks: dict[Any, Any]) -> float:
+    def score(self, obs: Observation, action: Action, outlooks: dict[Any, Any]) -> float:
+        """A placement's worth now plus the outlook after it: what ``act`` maximises, and how
+        the boss ranks its candidates."""
         if isinstance(action, SpendReroll):
             return -1000.0          # chosen only when every placement is a disaster
         if not isinstance(action, Place):
@@ -446,9 +448,20 @@ class HeuristicBot(Bot):
 
 class BossBot(SearchBoss):
     """The house boss: searches every decision with the forward model, the heuristic
-    playing every seat of its playouts (skyarena.search)."""
+    playing every seat of its playouts (skyarena.search); its candidates are the
+    placements the heuristic scores best."""
 
     heuristic = HeuristicBot
+
+    def ranked(self, observation: Any, legal: Sequence[Any], default: int) -> list[int]:
+        obs = observation if isinstance(observation, Observation) else Observation.from_json(observation)
+        if obs.phase == "reroll":
+            return super().ranked(observation, legal, default)
+        heuristic = self.playout.bots[obs.seat if obs.seat is not None else 0]
+        assert isinstance(heuristic, HeuristicBot)
+        outlooks: dict[tuple[Any, ...], Any] = {}
+        scores = [heuristic.score(obs, _action(a), outlooks) for a in legal]
+        return sorted(range(len(legal)), key=lambda i: -scores[i])
 
 
 HOUSE_BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot, "boss": BossBot}
