@@ -59,27 +59,27 @@ SHAPE = 0.3             # the score margin's share of a playout's value
 def rank_value(state: State, seat: int, scale: float | None = None) -> float:
     """A finished game's worth to ``seat`` in [0, 1]: the share of the other seats it
     finished ahead of (a tie counts half), and with a ``scale`` a share ``SHAPE`` of it its
-    score margin over the others (squashed by ``scale`` points); for a co-operative game,
-    its score."""
+    score margin over the others (``worth``); for a co-operative game, its score."""
     result = state.result()
     assert result is not None
     if spec(state.game).cooperative:
         return float(result.scores[seat])
-    place = share_ahead([-r for r in result.ranks], seat)
     if scale is None:
-        return place
-    return (1 - SHAPE) * place + SHAPE * margin_value(result.scores, result.ranks, seat, scale)
+        return share_ahead([-r for r in result.ranks], seat)
+    best = min(range(len(result.ranks)), key=lambda s: result.ranks[s])
+    worst = max(range(len(result.ranks)), key=lambda s: result.ranks[s])
+    sign = -1.0 if result.scores[best] < result.scores[worst] else 1.0   # lower is better in some games
+    return worth([sign * score for score in result.scores], seat, scale)
 
 
-def margin_value(scores: Sequence[float], ranks: Sequence[int], seat: int, scale: float) -> float:
-    """``seat``'s score less the others' mean, in the direction the ranks read the scores
-    (lower is better in some games), squashed into [0, 1] by ``scale`` points."""
-    best = min(range(len(ranks)), key=lambda s: ranks[s])
-    worst = max(range(len(ranks)), key=lambda s: ranks[s])
-    sign = -1.0 if scores[best] < scores[worst] else 1.0
+def worth(scores: Sequence[float], seat: int, scale: float) -> float:
+    """A game's (or an estimate's) worth to ``seat`` from every seat's score (higher is
+    better), in [0, 1]: its place among them (``share_ahead``) and, a share ``SHAPE`` of it,
+    its margin over the others' mean squashed by ``scale`` points, so that two wins (or two
+    losses) are told apart by how much."""
     others = [s for i, s in enumerate(scores) if i != seat]
-    margin = sign * (scores[seat] - sum(others) / len(others))
-    return 0.5 + 0.5 * math.tanh(margin / scale)
+    margin = scores[seat] - sum(others) / len(others)
+    return (1 - SHAPE) * share_ahead(scores, seat) + SHAPE * (0.5 + 0.5 * math.tanh(margin / scale))
 
 
 def share_ahead(scores: Sequence[float], seat: int) -> float:

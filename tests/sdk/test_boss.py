@@ -146,8 +146,15 @@ def test_the_boss_overrules_the_heuristic_only_on_paired_evidence() -> None:
 def test_a_playouts_worth_reads_the_score_margin_the_way_the_ranks_do() -> None:
     """Two wins are told apart by their margin, whichever way the game counts points
     (Skyjo Action: the lowest total wins)."""
-    from skyarena.search import margin_value
+    from skyarena.search import rank_value, worth
 
-    assert margin_value([90, 70], [0, 1], 0, 10.0) > margin_value([75, 70], [0, 1], 0, 10.0) > 0.5
-    assert margin_value([12, 30], [0, 1], 0, 10.0) > 0.5 > margin_value([12, 30], [0, 1], 1, 10.0)
-    assert margin_value([40, 40], [0, 0], 0, 10.0) == 0.5
+    assert worth([90, 70], 0, 10.0) > worth([75, 70], 0, 10.0) > 0.5 > worth([70, 75], 0, 10.0)
+    assert worth([40, 40], 0, 10.0) == 0.5
+    state = make("skyjo-action", 2, 4, {"end_score": 30})
+    while not state.is_over():
+        state.apply({seat: state.legal_actions(seat)[0] for seat in state.to_move()})
+    result = state.result()
+    assert result is not None
+    winner = result.ranks.index(0)
+    assert result.scores[winner] < result.scores[1 - winner]     # the lower total won
+    assert rank_value(state, winner, 10.0) > 0.5 > rank_value(state, 1 - winner, 10.0)

@@ -21,7 +21,7 @@ from referee.games.skyjo_action.rules import area_points
 from ..bot import Bot, RandomBot
 from ..observation import Observation as BaseObservation
 from ..search import BossBot as SearchBoss
-from ..search import share_ahead
+from ..search import worth
 
 Card = int | str | None
 
@@ -476,9 +476,10 @@ class BossBot(SearchBoss):
 
     heuristic = HeuristicBot
     horizon = 60                     # a game is many rounds: play on this far, then count the points
+    score_scale = 10.0
 
     def estimate(self, state: Any, seat: int) -> float:
-        return share_ahead([-_points_now(state, s) for s in range(state.players)], seat)
+        return worth([-_points_now(state, s) for s in range(state.players)], seat, self.score_scale)
 
 
 HOUSE_BOTS: dict[str, type[Bot]] = {"random": RandomBot, "heuristic": HeuristicBot, "boss": BossBot}
