@@ -52,6 +52,7 @@ OVERRULE = 0.01         # how much better than the heuristic's choice another mu
 EVIDENCE = 1.5          # ...plus this many standard errors of the paired difference
 DROP = 1.0              # a candidate this many standard errors worse than the default is dropped
 MIN_PAIRS = 4           # paired playouts of a candidate before it is compared
+TARGET_PAIRS = 8        # pairs per candidate the budget should allow: fewer candidates when it cannot
 VARIANCE_FLOOR = 0.01   # of a paired difference of values in [0, 1]
 SHAPE = 0.3             # the score margin's share of a playout's value
 
@@ -198,10 +199,16 @@ class BossBot(Bot):
         done = 0
         while challengers and time.monotonic() < stop:
             state = sample if sample is not None else self.sample_state(observation)
-            sample = None
+            started = time.monotonic()
             base = self.playout_value(state.clone(), seat, texts[default], hard_stop)
             if base is None:
                 break
+            if sample is not None:
+                # Few playouts to spend: spend them on the heuristic's next-best few, each
+                # compared often enough to be judged, rather than on many judged on none.
+                affordable = (stop - started) / max(time.monotonic() - started, 1e-4)
+                challengers = challengers[:max(1, int(affordable / TARGET_PAIRS) - 1)]
+            sample = None
             done += 1
             for index in challengers:
                 value = self.playout_value(state.clone(), seat, texts[index], hard_stop)
@@ -267,7 +274,9 @@ class BossBot(Bot):
         for index, diff in pairs.items():
             if diff.n < MIN_PAIRS:
                 continue
-            gain = diff.mean() - OVERRULE - EVIDENCE * diff.error()
+            # Few pairs make a poor estimate of their own noise (and the best of several
+            # noisy challengers looks better than it is): ask for more standard errors then.
+            gain = diff.mean() - OVERRULE - EVIDENCE * (1 + 2 / (diff.n - 1)) * diff.error()
             if gain > best_gain:
                 best, best_gain = index, gain
         return best
