@@ -113,11 +113,13 @@ def test_the_boss_benchmark_reports_every_figure() -> None:
     duel = results["fly-away"]["2p"]
     assert duel["games"] == 2 and duel["boss_win_rate_low"] <= duel["boss_win_rate"] <= duel["boss_win_rate_high"]
     assert {"rollouts_per_move", "time_faults"} <= set(duel)
+    assert duel["control_win_rate_low"] <= duel["control_win_rate"] <= duel["control_win_rate_high"]
     pairs = results["sky-team"]["2p"]
     for pair in ("boss+boss", "boss+heuristic", "heuristic+heuristic"):
         assert pairs[pair]["landing_rate_low"] <= pairs[pair]["landing_rate"] <= pairs[pair]["landing_rate_high"]
     table = run("--game", "fly-away", "--players", "3")["fly-away"]["3p"]
-    assert {"boss_mean_rank", "heuristic_mean_rank", "rank_margin_low", "rank_margin_high"} <= set(table)
+    assert {"boss_mean_rank", "heuristic_mean_rank", "rank_margin_low", "rank_margin_high",
+            "control_rank_margin_low", "control_rank_margin_high"} <= set(table)
     oddball = run("--game", "oddball-aeronauts")["oddball-aeronauts"]["2p"]
     assert oddball["games"] == 2
     assert oddball["boss_win_rate_low"] <= oddball["boss_win_rate"] <= oddball["boss_win_rate_high"]
