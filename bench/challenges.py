@@ -42,12 +42,12 @@ GAME, SEATS, VERSIONS, WORKERS = "sky-team", 2, 8, 1
 
 def burst(count: int, broker: str, tally: dict[str, Any], limits: ChallengeLimits) -> Any:
     """The ``during`` hook: ``count`` one-match challenge requests from one account, spread evenly."""
+    from workers.celery_app import configure
+    from workers.tasks import enqueue
+
+    configure(broker)   # imported and connected before the measured seconds begin
 
     def run(db: Database, versions: list[int], seconds: float) -> None:
-        from workers.celery_app import configure
-        from workers.tasks import enqueue
-
-        configure(broker)
         started = time.monotonic()
         for i in range(count):
             with db.connection() as conn:
@@ -65,6 +65,15 @@ def burst(count: int, broker: str, tally: dict[str, Any], limits: ChallengeLimit
                 with db.connection() as conn:  # as the Arena does: those the workers have room for now
                     enqueue(release_waiting(conn, current(QueueSettings).release_policy()))
             time.sleep(max(0.0, started + (i + 1) * seconds / count - time.monotonic()))
+
+    return run
+
+
+def burst_checks(tally: dict[str, Any]) -> Any:
+    """The ``after`` hook, once the measured seconds are counted (the recompute holds the ladder while it
+    replays, which would stall the season's matches inside the window): what the challenges did."""
+
+    def check(db: Database) -> None:
         with db.connection() as conn:
             row = conn.execute("SELECT count(*) AS n FROM rating_history h JOIN matches m ON m.id = h.match_id"
                                " WHERE m.kind = 'challenge'").fetchone()
@@ -79,7 +88,7 @@ def burst(count: int, broker: str, tally: dict[str, Any], limits: ChallengeLimit
         tally["challenges_finished_in_window"] = finished["n"] if finished else None
         tally["challenges_released_in_window"] = released["n"] if released else None
 
-    return run
+    return check
 
 
 def main() -> None:
@@ -104,12 +113,12 @@ def main() -> None:
             # drifts during the run weighs on both sides alike.
             runs: dict[bool, list[float]] = {False: [], True: []}
             for with_burst in [False, True, True, False] * args.rounds:
-                during = None
+                during = after = None
                 if with_burst:
                     tallies.append({})
-                    during = burst(args.burst, broker.url, tallies[-1], limits)
+                    during, after = burst(args.burst, broker.url, tallies[-1], limits), burst_checks(tallies[-1])
                 runs[with_burst].append(matches_per_min(GAME, SEATS, VERSIONS, WORKERS, broker, referees, folder,
-                                                        args.warmup, args.seconds, during=during))
+                                                        args.warmup, args.seconds, during=during, after=after))
         finally:
             for ref in referees:
                 ref.stop()

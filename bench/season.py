@@ -76,9 +76,11 @@ def service_env(database_url: str, broker: RedisProcess, referees: list[RefereeP
 
 def matches_per_min(game: str, seats: int, versions: int, workers: int, broker: RedisProcess,
                     referees: list[RefereeProcess], folder: Path, warmup: int, measure_s: float,
-                    during: Callable[[Database, list[int], float], None] | None = None) -> float:
+                    during: Callable[[Database, list[int], float], None] | None = None,
+                    after: Callable[[Database], None] | None = None) -> float:
     """Rated matches per minute once ``warmup`` matches have finished, over ``measure_s`` seconds;
-    ``during(db, version_ids, seconds)`` runs beside the season for the measured seconds (bench/challenges.py)."""
+    ``during(db, version_ids, seconds)`` runs beside the season for the measured seconds, and ``after(db)``
+    once they are counted, before the season's processes stop (bench/challenges.py)."""
     with fresh_database() as url:
         db = Database(url, max_size=2)
         season, version_ids = house_league(db, "bench", game, (seats,), versions,
@@ -107,6 +109,8 @@ def matches_per_min(game: str, seats: int, versions: int, workers: int, broker: 
             time.sleep(max(0.0, measure_s - (time.monotonic() - started)))
             done = finished() - start_count
             elapsed = time.monotonic() - started
+            if after is not None:
+                after(db)
         finally:
             for process in processes:
                 process.stop()
