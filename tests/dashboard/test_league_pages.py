@@ -4,12 +4,11 @@ boss's line and every row's league, and a promoted version's bot page its promot
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
+from tests.dashboard.app_pages import open_page
 from tests.dashboard.html_table import HREF, column, page_tables
 from tests.workers.league import outcome, schedule
 from workers.leagues import parse_leagues
@@ -20,8 +19,6 @@ from workers.store.results import apply_outcome
 from workers.store.seasons import create_season, start_season
 from workers.store.versions import add_active_version
 
-PAGES = Path(__file__).resolve().parents[2] / "dashboard" / "views"
-TIMEOUT_S = 60
 GAME = "skybirds"
 
 
@@ -40,15 +37,6 @@ def climbed(db: Database, database_url: str, monkeypatch: pytest.MonkeyPatch) ->
         (match_id,) = schedule(db, season.ladders[2], [[climber, bronze_boss]])
         apply_outcome(db, outcome(match_id, [climber, bronze_boss], [0, 1]))
     yield {"season": season, "climber": climber, "bot_id": bot_id, "bosses": (bronze_boss, silver_boss), "db": db}
-
-
-def open_page(name: str, **query: Any) -> AppTest:
-    app = AppTest.from_file(str(PAGES / f"{name}.py"), default_timeout=TIMEOUT_S)
-    for key, value in query.items():
-        app.query_params[key] = str(value)
-    app.run()
-    assert not app.exception, [e.value for e in app.exception]
-    return app
 
 
 def test_the_ladder_shows_the_leagues_each_bosss_line_and_every_rows_league(climbed: dict[str, Any]) -> None:

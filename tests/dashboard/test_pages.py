@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard.stats import wilson_interval
 from referee.match.public_steps import moves_text
+from tests.dashboard.app_pages import PAGES, TIMEOUT_S, open_page
 from tests.dashboard.conftest import SeededDatabase
 from tests.dashboard.html_table import HREF, column, header, page_tables
 from tests.dashboard.league_seed import (
@@ -36,23 +36,13 @@ from workers.store.matches import replay_data
 from workers.store.results import decompress_replay
 from workers.store.versions import answer_latency
 
-PAGES = Path(__file__).resolve().parents[2] / "dashboard" / "views"
 SVG_DATA_URL = "data:image/svg+xml;base64,"
-TIMEOUT_S = 60  # the first run of a page imports pandas, altair and the engines
 
 
 @pytest.fixture
 def page(seeded: SeededDatabase, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """A function opening one page (with query parameters) on this test's seeded database."""
     monkeypatch.setenv("DATABASE_URL", seeded.url)
-
-    def open_page(name: str, **query: Any) -> AppTest:
-        app = AppTest.from_file(str(PAGES / f"{name}.py"), default_timeout=TIMEOUT_S)
-        for key, value in query.items():
-            app.query_params[key] = str(value)
-        app.run()
-        assert not app.exception, [e.value for e in app.exception]
-        return app
 
     yield open_page
 

@@ -53,18 +53,12 @@ def league_settings(conn: Conn, season_id: int) -> dict[str, Any]:
             "league_start": row["league_start"] if row else None}
 
 
-def _ladder_season(conn: Conn, ladder_id: int) -> tuple[int, int, str]:
+def ladder_season(conn: Conn, ladder_id: int) -> tuple[int, int, str]:
+    """The ladder's season: its id, promotion threshold and where a new version starts."""
     row = conn.execute("""SELECT s.id, s.promotion_matches, s.league_start FROM ladders l
                           JOIN seasons s ON s.id = l.season_id WHERE l.id = %s""", (ladder_id,)).fetchone()
     assert row is not None, f"ladder {ladder_id} does not exist"
     return row["id"], row["promotion_matches"], row["league_start"]
-
-
-def stored_members(conn: Conn, ladder_id: int, leagues: list[League]) -> dict[int, Member]:
-    """Every stored membership of the ladder (version -> its league's position, run, how it entered)."""
-    position = {lg.id: lg.position for lg in leagues}
-    return {r["version_id"]: Member(position[r["league_id"]], r["streak"], r["entered"]) for r in conn.execute(
-        "SELECT version_id, league_id, streak, entered FROM league_members WHERE ladder_id = %s", (ladder_id,))}
 
 
 def bot_lineage(conn: Conn, version_ids: Sequence[int]) -> dict[int, list[int]]:
@@ -84,15 +78,16 @@ def entering(members: dict[int, Member], earlier: list[int], league_start: str) 
 
 def ladder_leagues(conn: Conn, ladder_id: int, version_ids: Sequence[int]) -> dict[int, int]:
     """The league (position) each of ``version_ids`` plays in on the ladder: stored, or where it would enter."""
-    _, _, league_start = _ladder_season(conn, ladder_id)
-    members = _positions(conn, ladder_id)
+    _, _, league_start = ladder_season(conn, ladder_id)
+    members = stored_members(conn, ladder_id)
     missing = [v for v in version_ids if v not in members]
     lineage = bot_lineage(conn, missing) if missing else {}
     return {v: members[v].league if v in members else entering(members, lineage.get(v, []), league_start).league
             for v in version_ids}
 
 
-def _positions(conn: Conn, ladder_id: int) -> dict[int, Member]:
+def stored_members(conn: Conn, ladder_id: int) -> dict[int, Member]:
+    """Every stored membership of the ladder (version -> its league's position, run, how it entered)."""
     rows = conn.execute("""SELECT m.version_id, g.position, m.streak, m.entered FROM league_members m
                            JOIN leagues g ON g.id = m.league_id WHERE m.ladder_id = %s""", (ladder_id,))
     return {r["version_id"]: Member(r["position"], r["streak"], r["entered"]) for r in rows}
@@ -104,9 +99,9 @@ def apply_leagues(conn: Conn, ladder_id: int, season_id: int, match_id: str, seq
     leagues = season_leagues(conn, season_id)
     if not leagues:
         return []
-    _, threshold, league_start = _ladder_season(conn, ladder_id)
+    _, threshold, league_start = ladder_season(conn, ladder_id)
     seated = sorted({c.version_id for c in rated.changes if c.version_id is not None})
-    members = _positions(conn, ladder_id)
+    members = stored_members(conn, ladder_id)
     new = [v for v in seated if v not in members]
     lineage = bot_lineage(conn, new) if new else {}
     for version in new:

@@ -25,7 +25,15 @@ from workers.ratings import Rating, RatingChange, RatingParameters
 from .database import Conn
 from .errors import StoreError
 from .finals import final_entries, ladder_rating
-from .leagues import bot_lineage, entering, rewrite_leagues, season_leagues, stored_members, stored_promotions
+from .leagues import (
+    bot_lineage,
+    entering,
+    ladder_season,
+    rewrite_leagues,
+    season_leagues,
+    stored_members,
+    stored_promotions,
+)
 from .results import insert_history, lock_ladder, rate_seats, seat_results
 from .seasons import Season, starting_ratings
 
@@ -84,7 +92,7 @@ def recompute_season(conn: Conn, season: Season, *, rewrite: bool = False) -> li
             start = (starting_ratings(conn, season, players) if stage == "regular"
                      else _final_start(conn, season.ladders[players], ladder_id))
             params = ladder_rating(conn, ladder_id, season)
-            rules = _LeagueRules.of(conn, season, ladder_id, leagues, params) if stage == "regular" else None
+            rules = _LeagueRules.of(conn, ladder_id, leagues, params) if stage == "regular" else None
             replayed, count = _replay(conn, params, start, ladder_id, rules)
             found = _compare(conn, players, ladder_id, replayed)
             if rules is not None:
@@ -110,19 +118,15 @@ class _LeagueRules:
     fresh: Rating
 
     @staticmethod
-    def of(conn: Conn, season: Season, ladder_id: int, leagues: list[League], params: RatingParameters
-           ) -> _LeagueRules | None:
+    def of(conn: Conn, ladder_id: int, leagues: list[League], params: RatingParameters) -> _LeagueRules | None:
         if not leagues:
             return None
-        row = conn.execute("SELECT promotion_matches, league_start FROM seasons WHERE id = %s",
-                           (season.id,)).fetchone()
-        assert row is not None
+        _, threshold, league_start = ladder_season(conn, ladder_id)
         seated = [r["version_id"] for r in conn.execute(
             """SELECT DISTINCT p.version_id FROM matches m JOIN participants p ON p.match_id = m.id
                WHERE m.ladder_id = %s AND m.status = 'finished'""", (ladder_id,))]
-        bosses = {v: m for v, m in stored_members(conn, ladder_id, leagues).items() if m.entered == "boss"}
-        return _LeagueRules(leagues, row["promotion_matches"], row["league_start"], bot_lineage(conn, seated),
-                            bosses, params.fresh())
+        bosses = {v: m for v, m in stored_members(conn, ladder_id).items() if m.entered == "boss"}
+        return _LeagueRules(leagues, threshold, league_start, bot_lineage(conn, seated), bosses, params.fresh())
 
     def after(self, state: _Replayed, match_id: str, seq: int, changes: Sequence[RatingChange]) -> None:
         """Enter the match's new versions, move each rated seat's run on, promote (`workers.leagues.advance`)."""
@@ -141,7 +145,7 @@ class _LeagueRules:
 def _compare_leagues(conn: Conn, players: int, ladder_id: int, leagues: list[League], replayed: _Replayed
                      ) -> list[Difference]:
     out = []
-    stored = stored_members(conn, ladder_id, leagues)
+    stored = stored_members(conn, ladder_id)
     derived = replayed.members or {v: m for v, m in stored.items() if m.entered == "boss"}
     for version in sorted(set(stored) | set(derived)):
         theirs, mine = stored.get(version), derived.get(version)
