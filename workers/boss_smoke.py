@@ -17,12 +17,12 @@ from referee.match import MatchRecord, TimeControl
 from skyarena.bot import Bot
 from skyarena.games import house_bots
 from skyarena.local import play_match
+from workers.arena.smoke import OWN_FAULTS
 from workers.house_bots import house_source
 from workers.seasons import SeasonError, SeasonSpec
 
 SMOKE_CLOCK = TimeControl(move_s=0.05, bank_s=2.0, first_move_s=1.0)
 SMOKE_SEED = 25
-OWN_FAULTS = ("exception", "illegal", "unparseable", "disconnect")  # as the Arena's smoke match: not a timeout
 
 
 def boss_class(game: str, boss: str) -> type[Bot]:

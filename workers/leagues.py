@@ -20,8 +20,6 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from skyarena.games import house_bots
-
 LEAGUE_NAME = re.compile(r"^[a-z][a-z0-9-]{0,31}$")
 BOSS_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")   # a house bot's name: anything else is a slip of the separator
 DEFAULT_PROMOTION_MATCHES = 10   # consecutive rated matches above the boss: enough for σ to shrink past luck
@@ -107,11 +105,6 @@ def _games() -> list[str]:
     from referee.games import GAMES
 
     return sorted(GAMES)
-
-
-def sdk_house_bot(game: str, boss: str) -> str:
-    """The SDK house bot a boss is built on (a mixed one is the heuristic with random moves)."""
-    return boss if boss in house_bots(game) else "heuristic"
 
 
 @dataclass(frozen=True)
