@@ -23,6 +23,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from referee.games import GAMES
 from workers.final_scheduling import schedule_finals
@@ -110,13 +111,23 @@ def _divisions(conn: Conn, ladder_id: int, versions: Sequence[LadderVersion], bo
     for version in versions:
         by_league.setdefault(league_of[version.version_id], []).append(version)
     keys = [k for k in sorted(by_league) if any(v.version_id not in bosses for v in by_league[k])]
-    parts = [by_league[k] for k in keys]
+    return [(key, part) for key, part in merge_small_leagues(keys, [by_league[k] for k in keys], seats)]
+
+
+T = TypeVar("T")
+
+
+def merge_small_leagues(keys: list[int], parts: list[list[T]], seats: int) -> list[tuple[int, list[T]]]:
+    """Leagues (lowest first) with fewer than ``seats`` members joined to the one below, the lowest to
+    the one above it (under that league's key)."""
+    keys, parts = list(keys), [list(p) for p in parts]
     for i in range(len(parts) - 1, 0, -1):
         if len(parts[i]) < seats:
             parts[i - 1] = [*parts[i - 1], *parts.pop(i)]
             keys.pop(i)
     if len(parts) > 1 and len(parts[0]) < seats:
-        parts[1] = [*parts.pop(0), *parts[0]]
+        lowest = parts.pop(0)
+        parts[0] = [*lowest, *parts[0]]
         keys.pop(0)
     return list(zip(keys, parts))
 

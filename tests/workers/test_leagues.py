@@ -18,7 +18,7 @@ from workers.boss_smoke import smoke_bosses
 from workers.finals import Finals
 from workers.house_bots import ACCOUNT
 from workers.leagues import LeagueError, LeagueSpec, parse_leagues
-from workers.scheduling import schedule_season
+from workers.scheduling import merge_small_leagues, schedule_season
 from workers.seasons import SeasonError, SeasonSpec
 from workers.store import Database
 from workers.store.accounts import issue_token
@@ -309,3 +309,13 @@ def test_a_final_of_a_season_with_leagues_moves_no_league(db: Database) -> None:
         assert conn.execute("SELECT count(*) AS n FROM league_promotions").fetchone() == promotions
         assert conn.execute("SELECT count(*) AS n FROM ratings WHERE ladder_id = %s", (final,)).fetchone() == {"n": 2}
         assert standing_leagues(conn, final, [a, b]) == {}
+
+
+def test_a_league_too_small_for_a_table_plays_with_its_neighbour() -> None:
+    # Four seats: silver (two) joins bronze below it; a lowest league of one joins the league above.
+    assert merge_small_leagues([0, 1, 2], [[1, 2, 3, 4], [5, 6], [7, 8, 9, 10]], 4) == [
+        (0, [1, 2, 3, 4, 5, 6]), (2, [7, 8, 9, 10])]
+    assert merge_small_leagues([0, 1], [[1], [2, 3, 4, 5]], 4) == [(1, [1, 2, 3, 4, 5])]
+    assert merge_small_leagues([0, 1, 2], [[1], [2, 3, 4, 5], [6, 7, 8, 9]], 4) == [
+        (1, [1, 2, 3, 4, 5]), (2, [6, 7, 8, 9])]
+    assert merge_small_leagues([0, 1], [[1, 2], [3]], 2) == [(0, [1, 2, 3])]
