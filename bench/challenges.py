@@ -63,7 +63,8 @@ def burst(count: int, broker: str, tally: dict[str, Any], limits: ChallengeLimit
             if ids:
                 tally["accepted"] = tally.get("accepted", 0) + 1
                 with db.connection() as conn:  # as the Arena does: those the workers have room for now
-                    enqueue(release_waiting(conn, current(QueueSettings).release_policy()))
+                    released = release_waiting(conn, current(QueueSettings).release_policy())
+                enqueue(released)
             time.sleep(max(0.0, started + (i + 1) * seconds / count - time.monotonic()))
 
     return run

@@ -429,7 +429,8 @@ class ArenaService(pb_grpc.ArenaServicer):
             raise refuse(context, UploadRefused(f"{exc}: try again {when(exc.retry_after_s)}"
                                                 if exc.retry_after_s else str(exc), exc.retry_after_s)) from None
         with self.db.connection() as conn:  # those the workers have room for now; the rest wait their turn
-            self.enqueue(release_waiting(conn, self.release_policy))
+            released = release_waiting(conn, self.release_policy)
+        self.enqueue(released)   # after the commit, as every message follows its row
         log.info("challenges_queued", account=account.name, version_id=request.version_id, matches=len(ids))
         return pb.ChallengeResponse(match_ids=ids)
 
